@@ -1,0 +1,164 @@
+# sys_indirect() on Linux 6.1: build, boot and judge the i386 and x86_64
+# targets. "make help" lists what there is; the scripts in scripts/ do the
+# work, one step each, and print every command they run.
+
+TARGETS := i386 x86_64
+ARCH ?= $(TARGETS)
+
+BUILD := $(CURDIR)/build
+TREE := $(BUILD)/linux
+STAMPS := $(BUILD)/stamps
+TARBALL := /usr/src/linux-source-6.1.tar.xz
+KSFT_DIR := $(TREE)/tools/testing/selftests
+PATCH_FILES := $(wildcard patches/*.patch)
+
+# Bad input gets a clear error, not a half-run matrix.
+BAD_ARCH := $(filter-out $(TARGETS),$(ARCH))
+ifneq ($(BAD_ARCH),)
+$(error unknown ARCH '$(BAD_ARCH)': choose from $(TARGETS))
+endif
+ifeq ($(strip $(ARCH)),)
+$(error ARCH is empty: choose from $(TARGETS))
+endif
+
+# Targets, built one at a time: each kernel build uses every core itself.
+.NOTPARALLEL:
+# ARCH=... on our command line is ours; kbuild gets its ARCH from the scripts.
+MAKEOVERRIDES :=
+# A step that fails leaves no half-written target behind.
+.DELETE_ON_ERROR:
+
+.PHONY: all test selftest check-parser deps kernels tests images boot \
+	matrix shell refresh-patches clean distclean help FORCE
+
+## all: install what is missing, build and boot the targets, print the matrix
+all: matrix
+
+## test: everything (parser tests, then all of "all"); non-zero on any failure
+test: check-parser matrix
+
+help:
+	@echo "Usage: make [target] [ARCH=i386|x86_64] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
+	@echo
+	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 20
+	@echo
+	@echo "ARCH picks the targets (default: $(TARGETS)); each one runs on its own."
+	@echo "Everything is built under build/; the README explains each target."
+
+## deps: install the missing Debian packages (needs root)
+deps:
+	scripts/install-deps.sh
+
+$(TARBALL): | deps
+	@test -f $@ || { echo "make: $@ missing after 'make deps'"; exit 1; }
+
+# prepare-tree.sh runs every time so that it prints the version it found;
+# it rewrites the version file only when it extracts the tree again.
+$(TREE)/.git/harness-package-version: $(TARBALL) FORCE | deps
+	scripts/prepare-tree.sh $(TARBALL) $(TREE)
+
+$(STAMPS)/series: $(TREE)/.git/harness-package-version patches/series \
+		patches/BASE $(PATCH_FILES)
+	scripts/apply-series.sh $(TREE) patches
+	@mkdir -p $(@D) && touch $@
+
+## refresh-patches: write the commits in build/linux back to patches/
+refresh-patches: $(STAMPS)/series
+	scripts/refresh-patches.sh $(TREE) patches
+	@touch $(STAMPS)/series
+
+# Per-target rules. $(1) is the target name.
+define target_rules
+$(STAMPS)/$(1)-config: $(STAMPS)/series scripts/kconfig/common.config \
+		scripts/kconfig/$(1).config scripts/targets/$(1).conf
+	scripts/configure-kernel.sh $(1) $(TREE) $(BUILD)/$(1)/kernel
+	@touch $$@
+
+# kbuild knows best what to rebuild, so it always runs; the image's time
+# stamp changes only when the kernel did.
+$(BUILD)/$(1)/kernel/arch/x86/boot/bzImage: $(STAMPS)/$(1)-config FORCE
+	scripts/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)/kernel
+
+# The uapi headers the tests compile against, from a separate O= folder so
+# that they do not race with the kernel build.
+$(BUILD)/$(1)/headers/include/asm/unistd.h: $(STAMPS)/series FORCE
+	scripts/install-headers.sh $(1) $(TREE) $(BUILD)/$(1)/headers-obj \
+		$(BUILD)/$(1)/headers
+
+$(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf
+	scripts/build-guest-tool.sh $(1) $$< $$@
+
+$(BUILD)/$(1)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
+		scripts/guest/harness.sh tests-$(1) FORCE
+	scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
+		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b))
+
+# The guest always boots: running the tests is the point of asking.
+boot-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
+	scripts/run-qemu.sh test $(1) $$< $(BUILD)/$(1)/initramfs.cpio.gz \
+		$(BUILD)/$(1)/console.log
+	-scripts/parse-console.py --target $(1) --init rootfs-$(1)/init \
+		--log $(BUILD)/$(1)/console.log --summary $(BUILD)/$(1)/summary.tsv
+
+kernel-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage
+image-$(1): $(BUILD)/$(1)/initramfs.cpio.gz
+.PHONY: boot-$(1) kernel-$(1) image-$(1) tests-$(1)
+endef
+
+# What a target's config file says, read with the shell that the scripts use.
+target_var = $(shell . scripts/targets/$(1).conf && echo $$$(2))
+test_bits = $(call target_var,$(1),TEST_BITS)
+busybox = $(if $(call target_var,$(1),BUSYBOX_DEB),$(BUILD)/busybox/$(1)/bin/busybox,$(call target_var,$(1),BUSYBOX))
+
+$(foreach t,$(TARGETS),$(eval $(call target_rules,$(t))))
+
+# The i386 busybox comes from Debian's busybox-static:i386, extracted here.
+$(BUILD)/busybox/%/bin/busybox: scripts/targets/%.conf | deps
+	scripts/fetch-busybox.sh $(call target_var,$*,BUSYBOX_DEB) $(BUILD)/busybox/$*
+
+# -m32 tests use the i386 uapi headers and -m64 tests the x86_64 ones. The
+# x86_64 guest runs the very -m32 binaries that the i386 guest runs.
+TESTS_MAKE = $(MAKE) -C arch-tests OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
+	HDRS_32=$(BUILD)/i386/headers HDRS_64=$(BUILD)/x86_64/headers
+tests-m32: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
+	+$(TESTS_MAKE) m32
+tests-m64: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE
+	+$(TESTS_MAKE) m64
+tests-i386: tests-m32
+tests-x86_64: tests-m64 tests-m32
+.PHONY: tests-m32 tests-m64
+
+## kernels: build the kernels of $(ARCH)
+kernels: $(addprefix kernel-,$(ARCH))
+## tests: build the test binaries that $(ARCH) need
+tests: $(addprefix tests-,$(ARCH))
+## images: build the initramfs images of $(ARCH)
+images: $(addprefix image-,$(ARCH))
+## boot: boot $(ARCH) and judge each console log (see also: matrix)
+boot: $(addprefix boot-,$(ARCH))
+
+## matrix: boot $(ARCH) and print the table; non-zero if anything failed
+matrix: boot
+	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)/summary.tsv)
+
+## check-parser: test parse-console.py on the recorded logs in scripts/tests
+check-parser:
+	scripts/tests/test-parse-console.sh
+
+## shell: boot one target (ARCH=i386 or ARCH=x86_64) into a busybox shell
+shell:
+	@test $(words $(ARCH)) -eq 1 || { echo "make shell: pick one target, ARCH=i386 or ARCH=x86_64"; exit 1; }
+	$(MAKE) kernel-$(ARCH) image-$(ARCH)
+	scripts/run-qemu.sh shell $(ARCH) $(BUILD)/$(ARCH)/kernel/arch/x86/boot/bzImage \
+		$(BUILD)/$(ARCH)/initramfs.cpio.gz
+
+## clean: remove kernels, tests, images and logs (keeps build/linux and busybox)
+clean:
+	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t)) $(BUILD)/tests $(STAMPS)
+
+## distclean: remove all of build/, the extracted tree included
+distclean:
+	-git -C $(TREE) worktree prune 2>/dev/null
+	rm -rf $(BUILD)
+
+FORCE:

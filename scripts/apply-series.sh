@@ -1,0 +1,62 @@
+#!/bin/sh
+# apply-series.sh - apply patches/series on top of the "upstream" tag.
+#
+# Usage: scripts/apply-series.sh <tree-dir> <patches-dir>
+#
+# The series is applied with "git am" in a second worktree (<tree-dir>.stage)
+# and the build tree is then checked out at the result. Checkout rewrites
+# only the files that differ, so an edit to one patch rebuilds only what
+# that patch touches. The applied commit is recorded so that local commits
+# or edits in the build tree are never thrown away silently.
+set -eu
+STEP=apply-series
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 <tree-dir> <patches-dir>"
+tree=$(cd "$1" && pwd)
+patches=$(cd "$2" && pwd)
+stage=$tree.stage
+applied_file=$tree/.git/harness-applied
+
+git -C "$tree" rev-parse -q --verify upstream >/dev/null ||
+	die "$tree has no 'upstream' tag; run scripts/prepare-tree.sh first"
+
+if [ -f "$applied_file" ]; then
+	applied=$(cat "$applied_file")
+	head=$(git -C "$tree" rev-parse HEAD)
+	if [ "$head" != "$applied" ] ||
+	   [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
+		die "$tree has commits or edits that are not in patches/;" \
+		    "write them back with 'make refresh-patches', or drop them" \
+		    "with 'git -C $tree reset --hard $applied'"
+	fi
+fi
+
+if [ ! -d "$stage" ]; then
+	rm -rf "$stage"
+	git -C "$tree" worktree prune
+	run git -C "$tree" worktree add -q --detach "$stage" upstream
+fi
+git -C "$stage" am --abort >/dev/null 2>&1 || true
+git -C "$stage" checkout -q -f --detach upstream
+git -C "$stage" clean -q -f -d -x
+
+base=$(cat "$patches/BASE")
+count=0
+# The series file lists patch names in order; '#' starts a comment.
+for name in $(sed -e 's/#.*//' "$patches/series"); do
+	[ -f "$patches/$name" ] || die "patches/series names $name, which does not exist"
+	if ! out=$(git -C "$stage" -c user.name=harness -c user.email=harness@localhost \
+			am -q --3way --keep-cr "$patches/$name" 2>&1); then
+		git -C "$stage" am --abort >/dev/null 2>&1 || true
+		printf '%s\n' "$out" >&2
+		die "patches/$name does not apply on top of $base" \
+		    "(found $(cat "$tree/.git/harness-package-version"))"
+	fi
+	count=$((count + 1))
+done
+
+new=$(git -C "$stage" rev-parse HEAD)
+run git -C "$tree" checkout -q -f --detach "$new"
+echo "$new" > "$applied_file"
+echo "  [$STEP] applied $count patches; build tree at $(git -C "$tree" log -1 --format='%h %s')"

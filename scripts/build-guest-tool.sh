@@ -1,0 +1,16 @@
+#!/bin/sh
+# build-guest-tool.sh - compile a guest helper for a target's own userland.
+#
+# Usage: scripts/build-guest-tool.sh <target> <source.c> <output>
+#
+# Static, since the initramfs has no C library, and with the target's
+# GUEST_BITS, like the busybox next to it.
+set -eu
+STEP=build-guest-tool
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 3 ] || die "usage: $0 <target> <source.c> <output>"
+load_target "$1"
+mkdir -p "$(dirname "$3")"
+run gcc -m"$GUEST_BITS" -static -O2 -Wall -Wextra -Werror -o "$3" "$2" ||
+	die "cannot build $2 for $TARGET"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# build-kernel.sh - build a target's kernel image.
+#
+# Usage: scripts/build-kernel.sh <target> <tree-dir> <out-dir>
+#
+# An out-of-tree (O=) kbuild run, so it is as incremental as kbuild itself;
+# ccache is used when it is installed. $JOBS sets the parallelism (default:
+# every core).
+set -eu
+STEP=build-kernel
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 3 ] || die "usage: $0 <target> <tree-dir> <out-dir>"
+load_target "$1"
+tree=$(absdir "$2")
+out=$(absdir "$3")
+
+[ -f "$out/.config" ] || die "$out/.config missing; run scripts/configure-kernel.sh"
+
+cc=gcc
+if command -v ccache >/dev/null 2>&1; then
+	cc="ccache gcc"
+fi
+jobs=${JOBS:-$(nproc)}
+
+run make -C "$tree" O="$out" ARCH="$KARCH" CC="$cc" -j"$jobs" \
+	"$(basename "$KIMAGE")" ||
+	die "kernel build for $TARGET failed (log above)"
+echo "  [$STEP] $TARGET: $out/$KIMAGE ($(stat -c %s "$out/$KIMAGE") bytes)"

@@ -1,0 +1,50 @@
+#!/bin/sh
+# configure-kernel.sh - write a target's .config: tinyconfig plus fragments.
+#
+# Usage: scripts/configure-kernel.sh <target> <tree-dir> <out-dir> [fragment...]
+#
+# Runs "make tinyconfig" in <out-dir> (an O= build folder), merges
+# scripts/kconfig/common.config, scripts/kconfig/<target>.config and any extra
+# fragments with the tree's own merge_config.sh, then checks that every
+# option the fragments ask for made it into the final .config. The .config
+# is replaced only when it changed, so that kbuild does not redo work.
+set -eu
+STEP=configure-kernel
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 3 ] || die "usage: $0 <target> <tree-dir> <out-dir> [fragment...]"
+load_target "$1"
+tree=$(absdir "$2")
+out=$(absdir "$3")
+shift 3
+fragments="$TOP/scripts/kconfig/common.config $TOP/scripts/kconfig/$TARGET.config $*"
+
+scratch=$out/.config-scratch
+rm -rf "$scratch"
+mkdir -p "$scratch"
+run make -s -C "$tree" O="$scratch" ARCH="$KARCH" tinyconfig >/dev/null
+run env ARCH="$KARCH" "$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" \
+	"$scratch/.config" $fragments >/dev/null
+run make -s -C "$tree" O="$scratch" ARCH="$KARCH" olddefconfig >/dev/null
+
+# merge_config.sh -m cannot check the result, so check it here: an option
+# whose dependencies are missing is silently dropped by olddefconfig.
+bad=$(cat $fragments | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
+	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' |
+	while IFS='=' read -r sym want; do
+		got=$(sed -n -e "s/^$sym=//p" -e "s/^# $sym is not set\$/n/p" "$scratch/.config")
+		[ -n "$got" ] || got=n
+		[ "$got" = "$want" ] || echo "$sym: wanted $want, got $got"
+	done)
+[ -z "$bad" ] || die "these fragment options did not make it into .config" \
+	"(missing dependency?):
+$bad"
+
+mkdir -p "$out"
+if cmp -s "$scratch/.config" "$out/.config"; then
+	echo "  [$STEP] $TARGET .config unchanged"
+else
+	cp "$scratch/.config" "$out/.config"
+	echo "  [$STEP] $TARGET .config written"
+fi
+rm -rf "$scratch"

@@ -1,0 +1,139 @@
+# harness.sh - the guest side of the test harness, sourced by each /init.
+#
+# An /init lists its suites with "suite <abi-name> <dir>" and then calls
+# harness_main. In test mode the guest prints KTAP on the console: one
+# top-level test per ABI suite, one subtest per test binary, and the
+# binary's own KTAP nested inside. It ends with an end-of-run line and the
+# verdict written to QEMU's isa-debug-exit port. Kernel command line:
+#   harness.mode=test|shell   run the tests (default) or give a shell
+#   harness.timeout=<s>       per-binary time limit (default 300)
+
+HARNESS_SUITES=
+HARNESS_FAILED=0
+
+# Register a suite: the test binaries in <dir>, run as ABI <abi-name>.
+suite() {
+	HARNESS_SUITES="$HARNESS_SUITES $1:$2"
+}
+
+# Print a KTAP bail-out and end the run as failed.
+harness_bail_out() {
+	echo "Bail out! harness: $*"
+	/lib/harness/debug-exit 1
+	reboot -f
+}
+
+harness_mount() {
+	/bin/busybox mount -t proc proc /proc || harness_bail_out "cannot mount /proc"
+	/bin/busybox --install -s /bin || harness_bail_out "busybox --install failed"
+	mount -t sysfs sysfs /sys || harness_bail_out "cannot mount /sys"
+	mount -t devtmpfs devtmpfs /dev || harness_bail_out "cannot mount /dev"
+	mount -t tmpfs tmpfs /tmp || harness_bail_out "cannot mount /tmp"
+}
+
+# Print the value of a harness.<key>= kernel parameter, or <default>.
+harness_param() {
+	for word in $(cat /proc/cmdline); do
+		case $word in
+		harness.$1=*) echo "${word#*=}"; return ;;
+		esac
+	done
+	echo "$2"
+}
+
+# Centiseconds since boot, from /proc/uptime.
+uptime_cs() {
+	read -r up _ < /proc/uptime
+	echo "${up%.*}${up#*.}" | sed 's/^0*//; s/^$/0/'
+}
+
+# Run one binary as subtest <num> of the current suite, indented to depth 2.
+run_binary() {
+	num=$1 abi=$2 bin=$3
+	name=${bin##*/}
+	echo "  # harness: running $abi/$name"
+	{
+		HARNESS_ABI=$abi timeout -s KILL "$HARNESS_TIMEOUT" "$bin" 2>&1 < /dev/null
+		echo $? > /tmp/harness-status
+	} | sed 's/^/    /'
+	status=$(cat /tmp/harness-status)
+	case $status in
+	0)	echo "  ok $num $name" ;;
+	4)	echo "  ok $num $name # SKIP" ;;
+	13[7])	echo "  # harness: $abi/$name killed by signal 9 (KILL): timed out after ${HARNESS_TIMEOUT}s, or out of memory"
+		echo "  not ok $num $name # killed by signal 9"
+		return 1 ;;
+	129|1[3-9][0-9]|2[0-5][0-9])
+		sig=$((status - 128))
+		echo "  # harness: $abi/$name killed by signal $sig ($(kill -l $sig))"
+		echo "  not ok $num $name # killed by signal $sig"
+		return 1 ;;
+	*)	echo "  not ok $num $name # exit status $status"
+		return 1 ;;
+	esac
+}
+
+# Run every binary of one suite as top-level test <num>.
+run_suite() {
+	num=$1 abi=$2 dir=$3
+	echo "  KTAP version 1"
+	echo "  # Subtest: $abi"
+	bins=$(ls "$dir" 2>/dev/null | sort)
+	count=$(echo "$bins" | grep -c . || true)
+	echo "  1..$count"
+	start=$(uptime_cs)
+	failed=0
+	if [ "$count" -eq 0 ]; then
+		echo "  # harness: no test binaries in $dir"
+		failed=1
+	fi
+	i=0
+	for b in $bins; do
+		i=$((i + 1))
+		run_binary "$i" "$abi" "$dir/$b" || failed=1
+	done
+	echo "  # harness: suite $abi elapsed_cs=$(($(uptime_cs) - start))"
+	if [ "$failed" -eq 0 ]; then
+		echo "ok $num $abi"
+	else
+		echo "not ok $num $abi"
+		HARNESS_FAILED=1
+	fi
+}
+
+harness_run_tests() {
+	echo "KTAP version 1"
+	echo "# harness: target $HARNESS_TARGET, kernel $(uname -r), machine $(uname -m)"
+	set -- $HARNESS_SUITES
+	echo "1..$#"
+	n=0
+	for s in "$@"; do
+		n=$((n + 1))
+		run_suite "$n" "${s%%:*}" "${s#*:}"
+	done
+	if [ "$HARNESS_FAILED" -eq 0 ]; then
+		echo "# harness: end of run: pass"
+	else
+		echo "# harness: end of run: fail"
+	fi
+	/lib/harness/debug-exit "$HARNESS_FAILED"
+	# Only reached if isa-debug-exit is missing; the host reports that.
+	reboot -f
+}
+
+harness_shell() {
+	echo "harness: shell on $HARNESS_TARGET; tests are in /tests; 'reboot -f' leaves"
+	setsid cttyhack sh -l
+	reboot -f
+}
+
+harness_main() {
+	harness_mount
+	HARNESS_TIMEOUT=$(harness_param timeout 300)
+	case $(harness_param mode test) in
+	test)	harness_run_tests ;;
+	shell)	harness_shell ;;
+	*)	echo "harness: unknown harness.mode '$(harness_param mode test)'"
+		reboot -f ;;
+	esac
+}

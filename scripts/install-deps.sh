@@ -1,0 +1,41 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages the harness needs.
+#
+# Usage: scripts/install-deps.sh
+#
+# Checks each package with dpkg-query and installs only the missing ones,
+# with apt-get (as root). The i386 foreign architecture is added because
+# the i386 guest's busybox comes from busybox-static:i386.
+set -eu
+STEP=install-deps
+. "$(dirname "$0")/lib.sh"
+
+PACKAGES="linux-source gcc-multilib make qemu-system-x86 busybox-static
+	bc bison flex libelf-dev libssl-dev cpio xz-utils rsync python3
+	ccache git"
+
+missing=
+for pkg in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}\n' "$pkg" 2>/dev/null |
+	     grep -q '^install ok installed$'; then
+		missing="$missing $pkg"
+	fi
+done
+
+need_i386=
+dpkg --print-foreign-architectures | grep -qx i386 || need_i386=yes
+
+if [ -z "$missing" ] && [ -z "$need_i386" ]; then
+	echo "  [$STEP] all packages present"
+	exit 0
+fi
+
+[ "$(id -u)" -eq 0 ] ||
+	die "missing packages:$missing; run as root or install them with apt-get"
+
+export DEBIAN_FRONTEND=noninteractive
+[ -z "$need_i386" ] || run dpkg --add-architecture i386
+run apt-get update -q || die "apt-get update failed"
+[ -z "$missing" ] ||
+	run apt-get install -y -q --no-install-recommends $missing ||
+	die "apt-get install failed for:$missing"

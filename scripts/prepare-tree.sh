@@ -1,0 +1,53 @@
+#!/bin/sh
+# prepare-tree.sh - extract Debian's linux-source into a throwaway git repo.
+#
+# Usage: scripts/prepare-tree.sh <tarball> <tree-dir>
+#
+# The tree is extracted once and committed as the "upstream" tag, so that
+# apply-series.sh can "git am" the series on top of it and
+# refresh-patches.sh can write edited commits back to patches/.
+# Prints the version found and warns when it is not the tested one named in
+# patches/BASE.
+set -eu
+STEP=prepare-tree
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 <tarball> <tree-dir>"
+tarball=$1
+tree=$2
+
+[ -f "$tarball" ] ||
+	die "$tarball not found; install Debian's linux-source package (make deps)"
+
+pkg_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+	pkg_version=unknown
+tested=$(cat "$TOP/patches/BASE")
+
+recorded=$(cat "$tree/.git/harness-package-version" 2>/dev/null) || recorded=
+if [ -n "$recorded" ] && [ "$recorded" != "$pkg_version" ]; then
+	echo "  [$STEP] linux-source changed from $recorded to $pkg_version: extracting again"
+	recorded=
+fi
+if [ -z "$recorded" ] || ! git -C "$tree" rev-parse -q --verify upstream >/dev/null; then
+	rm -rf "$tree" "$tree.extract"
+	mkdir -p "$tree.extract"
+	run tar -C "$tree.extract" -xf "$tarball"
+	top=$(ls "$tree.extract")
+	[ "$(echo "$top" | wc -l)" -eq 1 ] || die "unexpected layout in $tarball"
+	mv "$tree.extract/$top" "$tree"
+	rmdir "$tree.extract"
+	# Debian's .gitignore ignores the top level, hence "add -f".
+	run git -C "$tree" init -q
+	run git -C "$tree" add -f -A
+	git -C "$tree" -c user.name=harness -c user.email=harness@localhost \
+		commit -q -m "linux-source-6.1 $pkg_version as extracted" ||
+		die "could not commit the extracted tree"
+	git -C "$tree" tag upstream
+	echo "$pkg_version" > "$tree/.git/harness-package-version"
+fi
+
+kver=$(make -s -C "$tree" kernelversion)
+found="linux-source-6.1 $(cat "$tree/.git/harness-package-version")"
+echo "  [$STEP] kernel source: $found (Linux $kver) in $tree"
+[ "$found" = "$tested" ] ||
+	warn "found $found, but the series is tested on $tested; expect trouble"

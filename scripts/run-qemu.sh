@@ -1,0 +1,57 @@
+#!/bin/sh
+# run-qemu.sh - boot a target's kernel and initramfs under QEMU (TCG).
+#
+# Usage: scripts/run-qemu.sh test  <target> <kernel> <initramfs> <console-log>
+#        scripts/run-qemu.sh shell <target> <kernel> <initramfs>
+#
+# test:  no display, no input, the serial console written to <console-log>,
+#        bounded by a host-side timeout of $BOOT_TIMEOUT seconds (default
+#        900). QEMU's exit status and the wall time go to <console-log>.status
+#        and QEMU's own messages to <console-log>.stderr, for parse-console.py.
+# shell: the serial console on this terminal, for an interactive busybox
+#        shell (Ctrl-A X quits QEMU).
+# KVM is not used: it does not work on the machines this runs on.
+# $KERNEL_APPEND adds kernel command-line arguments.
+set -eu
+STEP=run-qemu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 4 ] || die "usage: $0 test|shell <target> <kernel> <initramfs> [<console-log>]"
+mode=$1
+load_target "$2"
+kernel=$3
+initramfs=$4
+log=${5:-}
+[ -f "$kernel" ] || die "kernel image $kernel not found"
+[ -f "$initramfs" ] || die "initramfs $initramfs not found"
+command -v "$QEMU" >/dev/null || die "$QEMU not found; install qemu-system-x86"
+
+# panic=-1 turns a panic into a reset, and -no-reboot turns that into an exit.
+append="console=ttyS0 panic=-1 harness.mode=$mode ${KERNEL_APPEND:-}"
+set -- "$QEMU" -nodefaults -display none -no-reboot -accel tcg \
+	-cpu "$QEMU_CPU" -m "$QEMU_MEM" \
+	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+
+case $mode in
+shell)
+	run "$@" -serial mon:stdio
+	;;
+test)
+	[ -n "$log" ] || die "test mode needs a <console-log> path"
+	timeout=${BOOT_TIMEOUT:-900}
+	rm -f "$log" "$log.status" "$log.stderr"
+	start=$(date +%s.%N)
+	status=0
+	run timeout -k 10 "$timeout" "$@" -serial "file:$log" \
+		</dev/null 2>"$log.stderr" || status=$?
+	end=$(date +%s.%N)
+	seconds=$(echo "$end - $start" | bc)
+	printf 'status=%s\nseconds=%.1f\ntimeout=%s\n' "$status" "$seconds" \
+		"$timeout" > "$log.status"
+	echo "  [$STEP] $TARGET: QEMU exited with status $status after ${seconds%.*} s"
+	;;
+*)
+	die "unknown mode '$mode' (test or shell)"
+	;;
+esac
