@@ -89,7 +89,7 @@ $(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf
 	scripts/build-guest-tool.sh $(1) $$< $$@
 
 $(BUILD)/$(1)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
-		scripts/guest/harness.sh tests-$(1) FORCE
+		scripts/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
 	scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
 		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b))
 

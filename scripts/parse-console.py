@@ -45,6 +45,7 @@ RESULT_RE = re.compile(r"^(not ok|ok)\s+(\d+)\s*(.*)$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)")
 CRASH_RE = re.compile(r"^# harness: (\S+) killed by signal (\d+)(.*)")
 ELAPSED_RE = re.compile(r"^# harness: suite (\S+) elapsed_cs=(\d+)")
+RUNNING_RE = re.compile(r"^# harness: running (\S+)")
 END_RE = re.compile(r"^# harness: end of run: (pass|fail)")
 SUITE_LINE_RE = re.compile(r"^suite\s+(\S+)\s+\S+")
 BAIL_OUT_RE = re.compile(r"^Bail out!\s*(.*)")
@@ -120,7 +121,7 @@ def parse(lines):
     suites = {}
     order = []
     events = {"panic": None, "kernel_errors": [], "end": None,
-              "top_plan": None, "ktap": False, "bail_out": []}
+              "top_plan": None, "ktap": False, "bail_out": [], "running": None}
     suite = None
     pending_name = None
     for raw in lines:
@@ -182,6 +183,10 @@ def parse(lines):
             if m:
                 suite.crashes.append("%s killed by signal %s%s" % m.groups())
                 continue
+            m = RUNNING_RE.match(stripped)
+            if m:
+                events["running"] = m.group(1)
+                continue
             m = ELAPSED_RE.match(stripped)
             if m:
                 suite.seconds = int(m.group(2)) / 100.0
@@ -222,9 +227,11 @@ def judge(target, wanted, suites, order, events, status, stderr, lines):
     if code is None:
         msgs.append("no QEMU exit status recorded (run-qemu.sh did not finish)")
     elif int(code) in STATUS_TIMEOUTS:
-        msgs.append("guest hung: QEMU was still running after %s s and was "
-                    "stopped; last console line: %r"
-                    % (status.get("timeout", "?"), last))
+        during = (" while %s ran" % events["running"]
+                  if events["running"] and events["end"] is None else "")
+        msgs.append("guest hung%s: QEMU was still running after %s s and "
+                    "was stopped; last console line: %r"
+                    % (during, status.get("timeout", "?"), last))
     if not lines:
         why = (stderr or "").strip().splitlines()
         msgs.append("no console output from the guest%s"
