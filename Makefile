@@ -141,6 +141,14 @@ boot: $(addprefix boot-,$(ARCH))
 matrix: boot
 	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)/summary.tsv)
 
+## check-feature-off: build the kernels of $(ARCH) with CONFIG_INDIRECT_SYSCALL=n
+check-feature-off: $(addprefix feature-off-,$(ARCH))
+feature-off-%: $(STAMPS)/series
+	scripts/configure-kernel.sh $* $(TREE) $(BUILD)/$*-feature-off/kernel \
+		$(CURDIR)/scripts/kconfig/feature-off.config
+	scripts/build-kernel.sh $* $(TREE) $(BUILD)/$*-feature-off/kernel
+.PHONY: check-feature-off
+
 ## check-parser: test parse-console.py on the recorded logs in scripts/tests
 check-parser:
 	scripts/tests/test-parse-console.sh
@@ -154,7 +162,8 @@ shell:
 
 ## clean: remove kernels, tests, images and logs (keeps build/linux and busybox)
 clean:
-	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t)) $(BUILD)/tests $(STAMPS)
+	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(BUILD)/$(t)-feature-off) \
+		$(BUILD)/tests $(STAMPS)
 
 ## distclean: remove all of build/, the extracted tree included
 distclean:

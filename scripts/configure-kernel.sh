@@ -29,8 +29,12 @@ run make -s -C "$tree" O="$scratch" ARCH="$KARCH" olddefconfig >/dev/null
 
 # merge_config.sh -m cannot check the result, so check it here: an option
 # whose dependencies are missing is silently dropped by olddefconfig.
+# A later fragment overrides an earlier one, as in merge_config.sh.
 bad=$(cat $fragments | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
 	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' |
+	awk -F= '{ last[$1] = $0; order[$1] = NR }
+		END { for (s in last) print order[s] "\t" last[s] }' |
+	sort -n | cut -f2- |
 	while IFS='=' read -r sym want; do
 		got=$(sed -n -e "s/^$sym=//p" -e "s/^# $sym is not set\$/n/p" "$scratch/.config")
 		[ -n "$got" ] || got=n

@@ -47,7 +47,7 @@ CRASH_RE = re.compile(r"^# harness: (\S+) killed by signal (\d+)(.*)")
 ELAPSED_RE = re.compile(r"^# harness: suite (\S+) elapsed_cs=(\d+)")
 RUNNING_RE = re.compile(r"^# harness: running (\S+)")
 END_RE = re.compile(r"^# harness: end of run: (pass|fail)")
-SUITE_LINE_RE = re.compile(r"^suite\s+(\S+)\s+\S+")
+SUITE_LINE_RE = re.compile(r"^(?:suite\s+(\S+)\s+\S+|kunit_suite\s+(\S+))\s*$")
 BAIL_OUT_RE = re.compile(r"^Bail out!\s*(.*)")
 
 
@@ -112,8 +112,8 @@ def expected_suites(init_path):
     text = read_text(init_path)
     if text is None:
         raise SystemExit("parse-console: cannot read %s" % init_path)
-    return [m.group(1) for m in map(SUITE_LINE_RE.match, text.splitlines())
-            if m]
+    return [m.group(1) or m.group(2)
+            for m in map(SUITE_LINE_RE.match, text.splitlines()) if m]
 
 
 def parse(lines):
@@ -138,7 +138,13 @@ def parse(lines):
             events["bail_out"].append(m.group(1).strip())
             continue
         if stripped.startswith("KTAP version") and depth == 0:
-            events["ktap"] = True
+            # KUnit prints its own KTAP on the console at boot; the
+            # harness's, from /init, comes last and is the one judged.
+            suites.clear()
+            del order[:]
+            events.update(ktap=True, top_plan=None, end=None)
+            suite = None
+            pending_name = None
             continue
         if not events["ktap"]:
             continue
@@ -214,7 +220,10 @@ def parse(lines):
                 binary.cases.append((res, binary.diags))
                 binary.diags = []
                 continue
-        if stripped.startswith("#"):
+        # Diagnostics: "#" lines, and the lines KUnit prints under an
+        # expectation that failed ("Expected a == b, but ...").
+        if stripped.startswith("#") or (binary.diags and not
+                                        stripped.startswith("KTAP version")):
             binary.diags.append(stripped)
     return suites, order, events
 

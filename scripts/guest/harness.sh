@@ -16,6 +16,12 @@ suite() {
 	HARNESS_SUITES="$HARNESS_SUITES $1:$2"
 }
 
+# Register the KUnit suites that ran at boot, read from debugfs, as one
+# suite named <name>.
+kunit_suite() {
+	HARNESS_SUITES="$HARNESS_SUITES $1:@kunit"
+}
+
 # Print a KTAP bail-out and end the run as failed.
 harness_bail_out() {
 	echo "Bail out! harness: $*"
@@ -29,6 +35,8 @@ harness_mount() {
 	mount -t sysfs sysfs /sys || harness_bail_out "cannot mount /sys"
 	mount -t devtmpfs devtmpfs /dev || harness_bail_out "cannot mount /dev"
 	mount -t tmpfs tmpfs /tmp || harness_bail_out "cannot mount /tmp"
+	mount -t debugfs debugfs /sys/kernel/debug ||
+		harness_bail_out "cannot mount /sys/kernel/debug"
 }
 
 # Print the value of a harness.<key>= kernel parameter, or <default>.
@@ -73,24 +81,48 @@ run_binary() {
 	esac
 }
 
+# Report KUnit suite <results> (its debugfs results file) as subtest
+# <num>. The file is KTAP of its own: its indented lines are the suite's
+# test cases, already at depth 2, and its last top-level line the verdict.
+run_kunit_results() {
+	num=$1 results=$2
+	name=${results%/results}
+	name=${name##*/}
+	grep '^    ' "$results"
+	if tail -n 1 "$results" | grep -q '^ok '; then
+		echo "  ok $num $name"
+	else
+		echo "  not ok $num $name"
+		return 1
+	fi
+}
+
 # Run every binary of one suite as top-level test <num>.
 run_suite() {
 	num=$1 abi=$2 dir=$3
 	echo "  KTAP version 1"
 	echo "  # Subtest: $abi"
-	bins=$(ls "$dir" 2>/dev/null | sort)
+	if [ "$dir" = @kunit ]; then
+		bins=$(ls /sys/kernel/debug/kunit/*/results 2>/dev/null | sort)
+	else
+		bins=$(ls "$dir" 2>/dev/null | sort)
+	fi
 	count=$(echo "$bins" | grep -c . || true)
 	echo "  1..$count"
 	start=$(uptime_cs)
 	failed=0
 	if [ "$count" -eq 0 ]; then
-		echo "  # harness: no test binaries in $dir"
+		echo "  # harness: no tests in $dir"
 		failed=1
 	fi
 	i=0
 	for b in $bins; do
 		i=$((i + 1))
-		run_binary "$i" "$abi" "$dir/$b" || failed=1
+		if [ "$dir" = @kunit ]; then
+			run_kunit_results "$i" "$b" || failed=1
+		else
+			run_binary "$i" "$abi" "$dir/$b" || failed=1
+		fi
 	done
 	echo "  # harness: suite $abi elapsed_cs=$(($(uptime_cs) - start))"
 	if [ "$failed" -eq 0 ]; then

@@ -5,7 +5,8 @@
 #
 # Each folder in scripts/tests/console/ is one recorded boot: console.log,
 # console.log.status (and console.log.stderr) as run-qemu.sh writes them,
-# plus "expect": a "target=<t>" line, an "exit=<status>" line and then
+# plus "init", the /init the guest ran (it lists the suites expected),
+# and "expect": a "target=<t>" line, an "exit=<status>" line and then
 # lines that the parser's output must contain, one fixed string each.
 # Prints KTAP; exits 1 if any case fails.
 set -eu
@@ -24,7 +25,7 @@ for dir in $cases; do
 	want_exit=$(sed -n 's/^exit=//p' "$dir/expect")
 	got_exit=0
 	out=$("$TOP/scripts/parse-console.py" --target "$target" \
-		--init "$TOP/rootfs-$target/init" --log "$dir/console.log" 2>&1) ||
+		--init "$dir/init" --log "$dir/console.log" 2>&1) ||
 		got_exit=$?
 	bad=
 	[ "$got_exit" = "$want_exit" ] ||
