@@ -121,7 +121,8 @@ def parse(lines):
     suites = {}
     order = []
     events = {"panic": None, "kernel_errors": [], "end": None,
-              "top_plan": None, "ktap": False, "bail_out": [], "running": None}
+              "top_plan": None, "ktap": False, "bail_out": [], "running": None,
+              "misnumbered": []}
     suite = None
     pending_name = None
     for raw in lines:
@@ -142,7 +143,8 @@ def parse(lines):
             # harness's, from /init, comes last and is the one judged.
             suites.clear()
             del order[:]
-            events.update(ktap=True, top_plan=None, end=None)
+            events.update(ktap=True, top_plan=None, end=None,
+                          misnumbered=[])
             suite = None
             pending_name = None
             continue
@@ -166,6 +168,10 @@ def parse(lines):
                     suites[res.name] = suite
                     order.append(res.name)
                 suite.result = res
+                if res.num != len(order):
+                    events["misnumbered"].append(
+                        "%s is test %d at the top level, numbered %d"
+                        % (res.name, len(order), res.num))
                 suite = None
                 pending_name = None
             continue
@@ -203,6 +209,11 @@ def parse(lines):
                 binary.result = Result(m.group(1) == "ok", int(m.group(2)),
                                        m.group(3))
                 suite.binaries.append(binary)
+                if binary.result.num != len(suite.binaries):
+                    events["misnumbered"].append(
+                        "%s is test %d of its suite, numbered %d"
+                        % (binary.result.name, len(suite.binaries),
+                           binary.result.num))
                 suite.current = Binary()
             continue
         if suite is None:
@@ -249,6 +260,8 @@ def judge(target, wanted, suites, order, events, status, stderr, lines):
         msgs.append("kernel panic: %s" % events["panic"])
     for err in events["kernel_errors"]:
         msgs.append("kernel error in the log: %s" % err)
+    for why in events["misnumbered"]:
+        msgs.append("KTAP numbering: %s" % why)
     for why in events["bail_out"]:
         msgs.append("the guest bailed out: %s" % why)
     if lines and not events["ktap"]:

@@ -57,8 +57,8 @@ uptime_cs() {
 
 # Run one binary as subtest <num> of the current suite, indented to depth 2.
 run_binary() {
-	num=$1 abi=$2 bin=$3
-	name=${bin##*/}
+	local num=$1 abi=$2 bin=$3
+	local name=${bin##*/} status sig
 	echo "  # harness: running $abi/$name"
 	{
 		HARNESS_ABI=$abi timeout -s KILL "$HARNESS_TIMEOUT" "$bin" 2>&1 < /dev/null
@@ -85,7 +85,7 @@ run_binary() {
 # <num>. The file is KTAP of its own: its indented lines are the suite's
 # test cases, already at depth 2, and its last top-level line the verdict.
 run_kunit_results() {
-	num=$1 results=$2
+	local num=$1 results=$2 name
 	name=${results%/results}
 	name=${name##*/}
 	grep '^    ' "$results"
@@ -99,7 +99,7 @@ run_kunit_results() {
 
 # Run every binary of one suite as top-level test <num>.
 run_suite() {
-	num=$1 abi=$2 dir=$3
+	local num=$1 abi=$2 dir=$3 bins count start failed i b
 	echo "  KTAP version 1"
 	echo "  # Subtest: $abi"
 	if [ "$dir" = @kunit ]; then
@@ -134,6 +134,7 @@ run_suite() {
 }
 
 harness_run_tests() {
+	local n s
 	echo "KTAP version 1"
 	echo "# harness: target $HARNESS_TARGET, kernel $(uname -r), machine $(uname -m)"
 	set -- $HARNESS_SUITES

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * indirect() on bad input: each pointer argument that cannot be read
+ * gives EFAULT, unknown context ids and flag bits give EINVAL, nctxs above
+ * INDIRECT_MAX_CTXS gives E2BIG before the array is read, and a number
+ * that is no syscall gives ENOSYS. A call that fails after some contexts
+ * were set leaves none of them behind, and neither does one that succeeds.
+ */
+#include <sys/socket.h>
+#include "indirect_test.h"
+
+struct errno_case {
+	const char *name;
+	long nr;
+	const void *ctxs;
+	unsigned long nctxs;
+	const unsigned long *params;
+	long expected;		/* the result, or -errno */
+};
+
+static unsigned long getppid_params[INDIRECT_NR_PARAMS];
+static const unsigned long socket_params[INDIRECT_NR_PARAMS] = {
+	AF_UNIX, SOCK_STREAM,
+};
+
+static struct indirect_ctx unknown_1 = { .ctx = 1 };
+static struct indirect_ctx unknown_99 = { .ctx = 99 };
+static struct indirect_ctx unknown_max = { .ctx = 0xffffffff };
+static struct sysind_ctx_OPENFLAGS nonblock = {
+	SYSIND_CTX_OPENFLAGS, O_NONBLOCK,
+};
+static struct sysind_ctx_OPENFLAGS cloexec_nonblock = {
+	SYSIND_CTX_OPENFLAGS, O_CLOEXEC | O_NONBLOCK,
+};
+static struct sysind_ctx_OPENFLAGS append = { SYSIND_CTX_OPENFLAGS, O_APPEND };
+static struct sysind_ctx_OPENFLAGS high_bit = {
+	SYSIND_CTX_OPENFLAGS, 0x80000000u,
+};
+
+#define ONE(ctx)	((const struct indirect_ctx *[]){ \
+				(const struct indirect_ctx *)(ctx) })
+/* The valid cloexec context first, then @ctx, which fails. */
+#define AFTER_CLOEXEC(ctx) ((const struct indirect_ctx *[]){ \
+				cloexec_ctxs[0], (const struct indirect_ctx *)(ctx) })
+
+static void run_case(const struct errno_case *c)
+{
+	long ret = indirect_call(c->nr, c->ctxs, c->nctxs, c->params);
+
+	/* A descriptor made by a case that wrongly succeeded goes away. */
+	if (c->params == socket_params && ret >= 0)
+		close(ret);
+	check_long(c->name, c->expected, ret);
+}
+
+/* After a case that set a context, a plain call must see none of it. */
+static void check_no_state(const char *after)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "no_context_left_after_%s", after);
+	check_long(name, 0, plain_socket_cloexec());
+}
+
+int main(void)
+{
+	char *end = guard_page_end();
+	const struct indirect_ctx *max_ctxs[INDIRECT_MAX_CTXS];
+	/* Six parameters of which only three are mapped. */
+	unsigned long *params_straddle = (unsigned long *)end - 3;
+	/* Six parameters that end exactly at the guard page. */
+	unsigned long *params_at_end = (unsigned long *)end - INDIRECT_NR_PARAMS;
+	/* A ctxs array whose second pointer is not mapped. */
+	const void **ctxs_straddle = (const void **)end - 1;
+	/* An OPENFLAGS context whose header is mapped and flags are not. */
+	struct sysind_ctx_OPENFLAGS *ctx_straddle = (void *)(end - 4);
+	unsigned int i;
+
+	ksft_print_header();
+	indirect_require();
+
+	memset(params_at_end, 0, INDIRECT_NR_PARAMS * sizeof(long));
+	*ctxs_straddle = cloexec_ctxs[0];
+	ctx_straddle->ctx = SYSIND_CTX_OPENFLAGS;
+	for (i = 0; i < INDIRECT_MAX_CTXS; i++)
+		max_ctxs[i] = cloexec_ctxs[0];
+
+	const struct errno_case cases[] = {
+		{ "nctxs_0_ctxs_null_ok", __NR_getppid, NULL, 0,
+		  getppid_params, getppid() },
+		{ "params_null_efault", __NR_getppid, NULL, 0, NULL, -EFAULT },
+		{ "params_straddle_guard_efault", __NR_getppid, NULL, 0,
+		  params_straddle, -EFAULT },
+		{ "params_end_at_guard_ok", __NR_getppid, NULL, 0,
+		  params_at_end, getppid() },
+		{ "ctxs_null_efault", __NR_getppid, NULL, 1,
+		  getppid_params, -EFAULT },
+		{ "ctxs_unmapped_efault", __NR_getppid, end, 1,
+		  getppid_params, -EFAULT },
+		{ "ctxs_array_straddle_efault", __NR_socket, ctxs_straddle, 2,
+		  socket_params, -EFAULT },
+		{ "ctx_pointer_unmapped_efault", __NR_getppid, ONE(end), 1,
+		  getppid_params, -EFAULT },
+		{ "ctx_flags_unmapped_efault", __NR_socket, ONE(ctx_straddle), 1,
+		  socket_params, -EFAULT },
+		{ "ctx_id_1_einval", __NR_getppid, ONE(&unknown_1), 1,
+		  getppid_params, -EINVAL },
+		{ "ctx_id_99_einval", __NR_getppid, ONE(&unknown_99), 1,
+		  getppid_params, -EINVAL },
+		{ "ctx_id_u32_max_einval", __NR_getppid, ONE(&unknown_max), 1,
+		  getppid_params, -EINVAL },
+		{ "openflags_nonblock_einval", __NR_socket, ONE(&nonblock), 1,
+		  socket_params, -EINVAL },
+		{ "openflags_cloexec_nonblock_einval", __NR_socket,
+		  ONE(&cloexec_nonblock), 1, socket_params, -EINVAL },
+		{ "openflags_append_einval", __NR_socket, ONE(&append), 1,
+		  socket_params, -EINVAL },
+		{ "openflags_high_bit_einval", __NR_socket, ONE(&high_bit), 1,
+		  socket_params, -EINVAL },
+		{ "nctxs_max_plus_1_e2big_unread", __NR_getppid, NULL,
+		  INDIRECT_MAX_CTXS + 1, getppid_params, -E2BIG },
+		{ "nctxs_u32_max_e2big_unread", __NR_getppid, NULL, 0xffffffffUL,
+		  getppid_params, -E2BIG },
+		{ "nctxs_max_ok", __NR_getppid, max_ctxs, INDIRECT_MAX_CTXS,
+		  getppid_params, getppid() },
+		{ "nr_100000_enosys", 100000, NULL, 0, getppid_params, -ENOSYS },
+		{ "nr_u32_max_enosys", 0xffffffffL, NULL, 0, getppid_params,
+		  -ENOSYS },
+		{ "nr_after_indirect_enosys", __NR_indirect + 1, NULL, 0,
+		  getppid_params, -ENOSYS },
+	};
+	/* Cases that set a context before failing, or succeed with one. */
+	const struct errno_case stateful[] = {
+		{ "bad_id", __NR_socket, AFTER_CLOEXEC(&unknown_99), 2,
+		  socket_params, -EINVAL },
+		{ "bad_flags", __NR_socket, AFTER_CLOEXEC(&nonblock), 2,
+		  socket_params, -EINVAL },
+		{ "unmapped_ctx", __NR_socket, AFTER_CLOEXEC(end), 2,
+		  socket_params, -EFAULT },
+		{ "straddling_ctx", __NR_socket, AFTER_CLOEXEC(ctx_straddle), 2,
+		  socket_params, -EFAULT },
+		{ "enosys", 100000, cloexec_ctxs, 1, getppid_params, -ENOSYS },
+		{ "failing_inner_call", __NR_close, cloexec_ctxs, 1,
+		  (const unsigned long[INDIRECT_NR_PARAMS]){ 100000 }, -EBADF },
+		{ "max_contexts", __NR_getppid, max_ctxs, INDIRECT_MAX_CTXS,
+		  getppid_params, getppid() },
+	};
+
+	ksft_set_plan(ARRAY_SIZE(cases) + 2 * ARRAY_SIZE(stateful));
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		run_case(&cases[i]);
+	for (i = 0; i < ARRAY_SIZE(stateful); i++) {
+		char name[96];
+		struct errno_case c = stateful[i];
+
+		snprintf(name, sizeof(name), "%s_after_cloexec", c.name);
+		c.name = name;
+		run_case(&c);
+		check_no_state(stateful[i].name);
+	}
+	ksft_finished();
+}
