@@ -34,8 +34,8 @@ MAKEOVERRIDES :=
 ## all: install what is missing, build and boot the targets, print the matrix
 all: matrix
 
-## test: everything (parser tests, then all of "all"); non-zero on any failure
-test: check-parser matrix
+## test: everything (parser and numbering checks, then "all"); non-zero on any failure
+test: check-parser check-numbering matrix
 
 help:
 	@echo "Usage: make [target] [ARCH=i386|x86_64] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
@@ -140,6 +140,12 @@ boot: $(addprefix boot-,$(ARCH))
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
 	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)/summary.tsv)
+
+## check-numbering: check the syscall tables, headers and test binaries of $(ARCH)
+check-numbering: $(addprefix kernel-,$(ARCH)) tests
+	scripts/check-numbering.sh $(TREE) $(BUILD) $(ARCH)
+	scripts/tests/test-check-numbering.sh $(TREE) $(BUILD) $(ARCH)
+.PHONY: check-numbering
 
 ## check-feature-off: build the kernels of $(ARCH) with CONFIG_INDIRECT_SYSCALL=n
 check-feature-off: $(addprefix feature-off-,$(ARCH))

@@ -22,6 +22,15 @@
 #error "__NR_indirect is missing: build against the patched kernel's headers"
 #endif
 
+/*
+ * The number this binary was built with, for make check-numbering to
+ * compare with the headers and the frozen ABI.
+ */
+#define INDIRECT_STR(x)		#x
+#define INDIRECT_XSTR(x)	INDIRECT_STR(x)
+static const char indirect_nr_tag[] __attribute__((used)) =
+	"indirect-nr=" INDIRECT_XSTR(__NR_indirect);
+
 /* indirect() as the kernel returns it: the result, or -errno. */
 static inline long indirect_call(long nr, const void *ctxs, unsigned long nctxs,
 				 const unsigned long *params)

@@ -1,0 +1,57 @@
+#!/bin/sh
+# test-check-numbering.sh - test check-numbering.sh on broken inputs.
+#
+# Usage: scripts/tests/test-check-numbering.sh <tree-dir> <build-dir> <target>...
+#
+# Each folder in scripts/tests/numbering/ is one case: "mutate", a shell
+# snippet run inside a copy of the real inputs (tables, unpatched tables,
+# frozen-abi.txt, <target>/ headers, bin32/ and bin64/ test binaries), and
+# "expect": an "exit=<status>" line and then fixed strings the checker's
+# output must contain. Run scripts/check-numbering.sh first: it collects
+# the real inputs. Prints KTAP; exits 1 if any case fails.
+set -eu
+STEP=test-check-numbering
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -ge 3 ] || die "usage: $0 <tree-dir> <build-dir> <target>..."
+tree=$1
+build=$2
+shift 2
+real=$build/numbering
+[ -f "$real/frozen-abi.txt" ] || die "no inputs in $real: run scripts/check-numbering.sh first"
+
+cases=$(ls -d "$TOP"/scripts/tests/numbering/*/)
+echo "KTAP version 1"
+echo "1..$(echo "$cases" | wc -l)"
+n=0
+failed=0
+for dir in $cases; do
+	n=$((n + 1))
+	name=$(basename "$dir")
+	scratch=$build/numbering-test/$name
+	rm -rf "$scratch"
+	mkdir -p "$scratch"
+	cp -a "$real/." "$scratch/"
+	(cd "$scratch" && sh -eu "$dir/mutate") || die "$name: mutate failed"
+	want_exit=$(sed -n 's/^exit=//p' "$dir/expect")
+	got_exit=0
+	out=$(NUMBERING_SCRATCH=$scratch "$TOP/scripts/check-numbering.sh" \
+		"$tree" "$build" "$@" 2>/dev/null) || got_exit=$?
+	bad=
+	[ "$got_exit" = "$want_exit" ] || bad="expected exit $want_exit, got $got_exit"
+	while IFS= read -r want; do
+		case $want in exit=*|'') continue ;; esac
+		printf '%s\n' "$out" | grep -qF -- "$want" ||
+			bad="${bad:+$bad; }expected output to contain: $want"
+	done < "$dir/expect"
+	if [ -z "$bad" ]; then
+		printf '%s\n' "$out" | sed 's/^/# /'
+		echo "ok $n $name"
+	else
+		printf '%s\n' "$out" | sed 's/^/# /'
+		echo "# $name: $bad"
+		echo "not ok $n $name"
+		failed=1
+	fi
+done
+[ "$failed" -eq 0 ] || die "check-numbering.sh misjudged a fixture (above)"
