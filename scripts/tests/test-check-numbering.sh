@@ -12,6 +12,7 @@
 set -eu
 STEP=test-check-numbering
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/tests/expect.sh"
 
 [ $# -ge 3 ] || die "usage: $0 <tree-dir> <build-dir> <target>..."
 tree=$1
@@ -33,25 +34,9 @@ for dir in $cases; do
 	mkdir -p "$scratch"
 	cp -a "$real/." "$scratch/"
 	(cd "$scratch" && sh -eu "$dir/mutate") || die "$name: mutate failed"
-	want_exit=$(sed -n 's/^exit=//p' "$dir/expect")
 	got_exit=0
 	out=$(NUMBERING_SCRATCH=$scratch "$TOP/scripts/check-numbering.sh" \
 		"$tree" "$build" "$@" 2>/dev/null) || got_exit=$?
-	bad=
-	[ "$got_exit" = "$want_exit" ] || bad="expected exit $want_exit, got $got_exit"
-	while IFS= read -r want; do
-		case $want in exit=*|'') continue ;; esac
-		printf '%s\n' "$out" | grep -qF -- "$want" ||
-			bad="${bad:+$bad; }expected output to contain: $want"
-	done < "$dir/expect"
-	if [ -z "$bad" ]; then
-		printf '%s\n' "$out" | sed 's/^/# /'
-		echo "ok $n $name"
-	else
-		printf '%s\n' "$out" | sed 's/^/# /'
-		echo "# $name: $bad"
-		echo "not ok $n $name"
-		failed=1
-	fi
+	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done
 [ "$failed" -eq 0 ] || die "check-numbering.sh misjudged a fixture (above)"

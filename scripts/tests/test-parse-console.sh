@@ -12,6 +12,7 @@
 set -eu
 STEP=test-parse-console
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/tests/expect.sh"
 
 cases=$(ls -d "$TOP"/scripts/tests/console/*/)
 echo "KTAP version 1"
@@ -22,26 +23,10 @@ for dir in $cases; do
 	n=$((n + 1))
 	name=$(basename "$dir")
 	target=$(sed -n 's/^target=//p' "$dir/expect")
-	want_exit=$(sed -n 's/^exit=//p' "$dir/expect")
 	got_exit=0
 	out=$("$TOP/scripts/parse-console.py" --target "$target" \
 		--init "$dir/init" --log "$dir/console.log" 2>&1) ||
 		got_exit=$?
-	bad=
-	[ "$got_exit" = "$want_exit" ] ||
-		bad="expected exit $want_exit, got $got_exit"
-	while IFS= read -r want; do
-		case $want in target=*|exit=*|'') continue ;; esac
-		printf '%s\n' "$out" | grep -qF -- "$want" ||
-			bad="${bad:+$bad; }expected output to contain: $want"
-	done < "$dir/expect"
-	if [ -z "$bad" ]; then
-		echo "ok $n $name"
-	else
-		printf '%s\n' "$out" | sed 's/^/# /'
-		echo "# $name: $bad"
-		echo "not ok $n $name"
-		failed=1
-	fi
+	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done
 [ "$failed" -eq 0 ] || die "parse-console.py failed on recorded logs (above)"

@@ -1,0 +1,29 @@
+# expect.sh - judge one recorded case against its "expect" file.
+# Sourced by the test scripts in scripts/tests/.
+#
+# expect_case <num> <name> <expect-file> <exit-status> <output>
+#   The expect file holds an "exit=<status>" line, an optional
+#   "target=<target>" line for the caller, and fixed strings the output
+#   must contain.
+#   Prints the output as KTAP diagnostics, then the case's result line
+#   and, on failure, what differed; returns 1 if the case failed.
+expect_case() {
+	num=$1 name=$2 expect=$3 got_exit=$4 out=$5
+	want_exit=$(sed -n 's/^exit=//p' "$expect")
+	bad=
+	[ "$got_exit" = "$want_exit" ] ||
+		bad="expected exit $want_exit, got $got_exit"
+	while IFS= read -r want; do
+		case $want in exit=*|target=*|'') continue ;; esac
+		printf '%s\n' "$out" | grep -qF -- "$want" ||
+			bad="${bad:+$bad; }expected output to contain: $want"
+	done < "$expect"
+	printf '%s\n' "$out" | sed 's/^/# /'
+	if [ -z "$bad" ]; then
+		echo "ok $num $name"
+		return 0
+	fi
+	echo "# $name: $bad"
+	echo "not ok $num $name"
+	return 1
+}
