@@ -139,8 +139,11 @@ def parse(lines):
             events["bail_out"].append(m.group(1).strip())
             continue
         if stripped.startswith("KTAP version") and depth == 0:
-            # KUnit prints its own KTAP on the console at boot; the
-            # harness's, from /init, comes last and is the one judged.
+            # KUnit prints KTAP of its own on the console at boot; only
+            # the harness's, which names its target next, is judged.
+            events["ktap"] = False
+            continue
+        if stripped.startswith("# harness: target") and depth == 0:
             suites.clear()
             del order[:]
             events.update(ktap=True, top_plan=None, end=None,
@@ -265,7 +268,7 @@ def judge(target, wanted, suites, order, events, status, stderr, lines):
     for why in events["bail_out"]:
         msgs.append("the guest bailed out: %s" % why)
     if lines and not events["ktap"]:
-        msgs.append("the guest printed no KTAP (did /init run?)")
+        msgs.append("the guest printed no harness KTAP (did /init run?)")
     if events["end"] is None:
         msgs.append("missing end-of-run line: the guest stopped before the "
                     "tests finished; last console line: %r" % last)
