@@ -91,7 +91,8 @@ $(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf
 $(BUILD)/$(1)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
 		scripts/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
 	scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
-		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b))
+		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b) \
+		$(BUILD)/tests/bench-m$$(b))
 
 # The guest always boots: running the tests is the point of asking.
 boot-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
@@ -100,9 +101,19 @@ boot-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cp
 	-scripts/parse-console.py --target $(1) --init rootfs-$(1)/init \
 		--log $(BUILD)/$(1)/console.log --summary $(BUILD)/$(1)/summary.tsv
 
+# A bench boot: the benchmark suites under icount, judged like a test boot
+# first, then reported. BENCH_SIZE is smoke or full.
+bench-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
+	BENCH_SIZE=$$(BENCH_SIZE) scripts/run-qemu.sh bench $(1) $$< \
+		$(BUILD)/$(1)/initramfs.cpio.gz $(BUILD)/$(1)/bench.log
+	scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
+		--log $(BUILD)/$(1)/bench.log
+	scripts/bench-report.py --target $(1) --log $(BUILD)/$(1)/bench.log \
+		--out $(BUILD)/bench $$(BENCH_CHECK)
+
 kernel-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage
 image-$(1): $(BUILD)/$(1)/initramfs.cpio.gz
-.PHONY: boot-$(1) kernel-$(1) image-$(1) tests-$(1)
+.PHONY: boot-$(1) bench-$(1) kernel-$(1) image-$(1) tests-$(1)
 endef
 
 # What a target's config file says, read with the shell that the scripts use.
@@ -140,6 +151,15 @@ boot: $(addprefix boot-,$(ARCH))
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
 	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)/summary.tsv)
+
+## bench: measure indirect() against the direct calls, full size (BENCH_SIZE=full)
+bench: BENCH_SIZE ?= full
+bench: $(addprefix bench-,$(ARCH))
+## bench-check: the benchmarks at smoke size; non-zero if a cost goal is missed
+bench-check: BENCH_SIZE ?= smoke
+bench-check: BENCH_CHECK := --check
+bench-check: $(addprefix bench-,$(ARCH))
+.PHONY: bench bench-check
 
 ## check-numbering: check the syscall tables, headers and test binaries of $(ARCH)
 check-numbering: $(addprefix kernel-,$(ARCH)) tests

@@ -2,7 +2,7 @@
 """parse-console.py - turn a guest's console log into a verdict.
 
 Usage: scripts/parse-console.py --target T --init rootfs-T/init --log LOG
-                                [--summary OUT.tsv]
+                                [--summary OUT.tsv] [--mode test|bench]
 
 Reads the console log that run-qemu.sh captured (and LOG.status and
 LOG.stderr beside it), parses the KTAP the guest printed and decides:
@@ -48,6 +48,7 @@ ELAPSED_RE = re.compile(r"^# harness: suite (\S+) elapsed_cs=(\d+)")
 RUNNING_RE = re.compile(r"^# harness: running (\S+)")
 END_RE = re.compile(r"^# harness: end of run: (pass|fail)")
 SUITE_LINE_RE = re.compile(r"^(?:suite\s+(\S+)\s+\S+|kunit_suite\s+(\S+))\s*$")
+BENCH_LINE_RE = re.compile(r"^bench_suite\s+(\S+)\s+\S+\s*$")
 BAIL_OUT_RE = re.compile(r"^Bail out!\s*(.*)")
 
 
@@ -108,10 +109,14 @@ def read_status(path):
     return fields
 
 
-def expected_suites(init_path):
+def expected_suites(init_path, mode):
+    """The suites /init runs in @mode, in order."""
     text = read_text(init_path)
     if text is None:
         raise SystemExit("parse-console: cannot read %s" % init_path)
+    if mode == "bench":
+        return [m.group(1)
+                for m in map(BENCH_LINE_RE.match, text.splitlines()) if m]
     return [m.group(1) or m.group(2)
             for m in map(SUITE_LINE_RE.match, text.splitlines()) if m]
 
@@ -351,13 +356,15 @@ def main():
     ap.add_argument("--init", required=True, help="the target's /init")
     ap.add_argument("--log", required=True, help="console log")
     ap.add_argument("--summary", help="per-ABI summary to write (TSV)")
+    ap.add_argument("--mode", choices=("test", "bench"), default="test",
+                    help="which suites of /init the guest ran")
     args = ap.parse_args()
 
     text = read_text(args.log)
     lines = text.splitlines() if text else []
     status = read_status(args.log + ".status")
     stderr = read_text(args.log + ".stderr")
-    wanted = expected_suites(args.init)
+    wanted = expected_suites(args.init, args.mode)
 
     suites, order, events = parse(lines)
     msgs, rows = judge(args.target, wanted, suites, order, events, status,

@@ -2,12 +2,16 @@
 # run-qemu.sh - boot a target's kernel and initramfs under QEMU (TCG).
 #
 # Usage: scripts/run-qemu.sh test  <target> <kernel> <initramfs> <console-log>
+#        scripts/run-qemu.sh bench <target> <kernel> <initramfs> <console-log>
 #        scripts/run-qemu.sh shell <target> <kernel> <initramfs>
 #
 # test:  no display, no input, the serial console written to <console-log>,
 #        bounded by a host-side timeout of $BOOT_TIMEOUT seconds (default
 #        900). QEMU's exit status and the wall time go to <console-log>.status
 #        and QEMU's own messages to <console-log>.stderr, for parse-console.py.
+# bench: as test, running the benchmark suites ($BENCH_SIZE: smoke or
+#        full) under "-icount shift=0,sleep=off", so that guest time
+#        counts guest instructions and the figures repeat exactly.
 # shell: the serial console on this terminal, for an interactive busybox
 #        shell (Ctrl-A X quits QEMU).
 # KVM is not used: it does not work on the machines this runs on.
@@ -28,16 +32,21 @@ command -v "$QEMU" >/dev/null || die "$QEMU not found; install qemu-system-x86"
 
 # panic=-1 turns a panic into a reset, and -no-reboot turns that into an exit.
 append="console=ttyS0 panic=-1 harness.mode=$mode ${KERNEL_APPEND:-}"
+icount=
+if [ "$mode" = bench ]; then
+	append="$append harness.bench=${BENCH_SIZE:-smoke}"
+	icount="-icount shift=0,sleep=off"
+fi
 set -- "$QEMU" -nodefaults -display none -no-reboot -accel tcg \
 	-cpu "$QEMU_CPU" -m "$QEMU_MEM" \
 	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $icount
 
 case $mode in
 shell)
 	run "$@" -serial mon:stdio
 	;;
-test)
+test|bench)
 	[ -n "$log" ] || die "test mode needs a <console-log> path"
 	timeout=${BOOT_TIMEOUT:-900}
 	rm -f "$log" "$log.status" "$log.stderr"
@@ -52,6 +61,6 @@ test)
 	echo "  [$STEP] $TARGET: QEMU exited with status $status after ${seconds%.*} s"
 	;;
 *)
-	die "unknown mode '$mode' (test or shell)"
+	die "unknown mode '$mode' (test, bench or shell)"
 	;;
 esac

@@ -5,7 +5,9 @@
 # top-level test per ABI suite, one subtest per test binary, and the
 # binary's own KTAP nested inside. It ends with an end-of-run line and the
 # verdict written to QEMU's isa-debug-exit port. Kernel command line:
-#   harness.mode=test|shell   run the tests (default) or give a shell
+#   harness.mode=test|bench|shell  run the tests (default), the benchmark
+#                             suites, or give a shell
+#   harness.bench=smoke|full  benchmark size (default smoke)
 #   harness.timeout=<s>       per-binary time limit (default 300)
 
 HARNESS_SUITES=
@@ -14,6 +16,12 @@ HARNESS_FAILED=0
 # Register a suite: the test binaries in <dir>, run as ABI <abi-name>.
 suite() {
 	HARNESS_SUITES="$HARNESS_SUITES $1:$2"
+}
+
+# Register a benchmark suite: the binaries in <dir>, run as ABI <abi-name>
+# in bench mode only.
+bench_suite() {
+	HARNESS_BENCH_SUITES="${HARNESS_BENCH_SUITES:-} $1:$2"
 }
 
 # Register the KUnit suites that ran at boot, read from debugfs, as one
@@ -165,6 +173,10 @@ harness_main() {
 	HARNESS_TIMEOUT=$(harness_param timeout 300)
 	case $(harness_param mode test) in
 	test)	harness_run_tests ;;
+	bench)	HARNESS_SUITES=${HARNESS_BENCH_SUITES:-}
+		BENCH_SIZE=$(harness_param bench smoke)
+		export BENCH_SIZE
+		harness_run_tests ;;
 	shell)	harness_shell ;;
 	*)	echo "harness: unknown harness.mode '$(harness_param mode test)'"
 		reboot -f ;;

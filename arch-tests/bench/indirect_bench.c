@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What indirect() costs, against the calls a program would otherwise make.
+ *
+ * Usage: indirect_bench [rounds [iterations]]
+ *        (or BENCH_SIZE=smoke|full in the environment, as the guest sets)
+ *
+ * Each comparison runs its variants interleaved (A, B, A, B, ...) for
+ * <rounds> rounds of <iterations> calls, after a warm-up, and reports the
+ * median cost of one call and the spread (the range of the middle half of
+ * the rounds) in TSC ticks. Under QEMU's "-icount shift=0" a tick is one
+ * guest instruction, so the figures repeat exactly from boot to boot.
+ * Each result is a KTAP diagnostic line:
+ *
+ *   # bench<TAB>name<TAB>median<TAB>spread<TAB>baseline
+ *
+ * and each comparison a KTAP test that passes when it was measured.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <stddef.h>
+#include "../indirect_test.h"
+
+#define MAX_ROUNDS	101
+
+static unsigned int rounds = 31, iterations = 200;
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	asm volatile("lfence; rdtsc; lfence" : "=a" (lo), "=d" (hi) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* One variant of a comparison: a name and one call of it. */
+struct variant {
+	const char *name;
+	void (*call)(void);
+	uint64_t samples[MAX_ROUNDS];
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Run @n variants interleaved and report each against variant 0. */
+static void compare(const char *what, struct variant *v, int n)
+{
+	unsigned int r, i;
+	uint64_t t;
+	int k;
+
+	for (k = 0; k < n; k++)
+		for (i = 0; i < iterations; i++)
+			v[k].call();
+	for (r = 0; r < rounds; r++) {
+		for (k = 0; k < n; k++) {
+			t = rdtsc();
+			for (i = 0; i < iterations; i++)
+				v[k].call();
+			v[k].samples[r] = rdtsc() - t;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		uint64_t *s = v[k].samples;
+
+		qsort(s, rounds, sizeof(*s), cmp_u64);
+		/* Per call, in tenths, so that small differences show. */
+		printf("# bench\t%s\t%.1f\t%.1f\t%s\n", v[k].name,
+		       (double)s[rounds / 2] / iterations,
+		       (double)(s[rounds * 3 / 4] - s[rounds / 4]) / iterations,
+		       k ? v[0].name : "-");
+	}
+	ksft_test_result_pass("%s\n", what);
+}
+
+static unsigned long getppid_params[INDIRECT_NR_PARAMS];
+static const struct indirect_ctx *ctxs[INDIRECT_MAX_CTXS];
+
+static void call_getppid(void)
+{
+	syscall(__NR_getppid);
+}
+
+#define INDIRECT_GETPPID(n)						\
+static void call_indirect_getppid_##n(void)				\
+{									\
+	syscall(__NR_indirect, __NR_getppid, ctxs, n, getppid_params);	\
+}
+INDIRECT_GETPPID(0)
+INDIRECT_GETPPID(1)
+INDIRECT_GETPPID(2)
+INDIRECT_GETPPID(4)
+INDIRECT_GETPPID(8)
+INDIRECT_GETPPID(16)
+
+static unsigned long socket_params[INDIRECT_NR_PARAMS] = { AF_UNIX, SOCK_STREAM };
+
+static void call_socket_fcntl(void)
+{
+	int fd = syscall(__NR_socket, AF_UNIX, SOCK_STREAM, 0);
+
+	syscall(__NR_fcntl, fd, F_SETFD, FD_CLOEXEC);
+	syscall(__NR_close, fd);
+}
+
+static void call_socket_cloexec(void)
+{
+	syscall(__NR_close, syscall(__NR_socket, AF_UNIX,
+				    SOCK_STREAM | SOCK_CLOEXEC, 0));
+}
+
+static void call_indirect_socket(void)
+{
+	syscall(__NR_close, syscall(__NR_indirect, __NR_socket, cloexec_ctxs, 1,
+				    socket_params));
+}
+
+static int listen_fd;
+static struct sockaddr_un addr;
+static socklen_t addr_len;
+static unsigned long accept_params[INDIRECT_NR_PARAMS];
+
+/* A connection to accept, made before each accept variant's call. */
+static int connect_one(void)
+{
+	int c = syscall(__NR_socket, AF_UNIX, SOCK_STREAM, 0);
+
+	syscall(__NR_connect, c, (unsigned long)&addr, addr_len);
+	return c;
+}
+
+static void call_accept_fcntl(void)
+{
+	int c = connect_one();
+	int fd = syscall(__NR_accept4, listen_fd, 0, 0, 0);
+
+	syscall(__NR_fcntl, fd, F_SETFD, FD_CLOEXEC);
+	syscall(__NR_close, fd);
+	syscall(__NR_close, c);
+}
+
+static void call_accept4_cloexec(void)
+{
+	int c = connect_one();
+
+	syscall(__NR_close, syscall(__NR_accept4, listen_fd, 0, 0, SOCK_CLOEXEC));
+	syscall(__NR_close, c);
+}
+
+static void call_indirect_accept(void)
+{
+	int c = connect_one();
+
+	syscall(__NR_close, syscall(__NR_indirect, __NR_accept4, cloexec_ctxs, 1,
+				    accept_params));
+	syscall(__NR_close, c);
+}
+
+static void setup(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < INDIRECT_MAX_CTXS; i++)
+		ctxs[i] = cloexec_ctxs[0];
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
+		 "indirect-bench-%d", getpid());
+	addr_len = offsetof(struct sockaddr_un, sun_path) + 1 +
+		   strlen(addr.sun_path + 1);
+	listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&addr, addr_len) ||
+	    listen(listen_fd, 16))
+		ksft_exit_fail_msg("listen: %s\n", strerror(errno));
+	accept_params[0] = listen_fd;
+}
+
+int main(int argc, char **argv)
+{
+	struct variant dispatch[] = {
+		{ .name = "getppid", .call = call_getppid },
+		{ .name = "indirect_getppid_0", .call = call_indirect_getppid_0 },
+	};
+	struct variant contexts[] = {
+		{ .name = "indirect_getppid_0", .call = call_indirect_getppid_0 },
+		{ .name = "indirect_getppid_1", .call = call_indirect_getppid_1 },
+		{ .name = "indirect_getppid_2", .call = call_indirect_getppid_2 },
+		{ .name = "indirect_getppid_4", .call = call_indirect_getppid_4 },
+		{ .name = "indirect_getppid_8", .call = call_indirect_getppid_8 },
+		{ .name = "indirect_getppid_16", .call = call_indirect_getppid_16 },
+	};
+	struct variant sockets[] = {
+		{ .name = "socket_cloexec", .call = call_socket_cloexec },
+		{ .name = "socket_fcntl", .call = call_socket_fcntl },
+		{ .name = "indirect_socket", .call = call_indirect_socket },
+	};
+	struct variant accepts[] = {
+		{ .name = "accept4_cloexec", .call = call_accept4_cloexec },
+		{ .name = "accept_fcntl", .call = call_accept_fcntl },
+		{ .name = "indirect_accept", .call = call_indirect_accept },
+	};
+
+	const char *size = getenv("BENCH_SIZE");
+
+	/* smoke: enough for CI to check the goals; full: for people. */
+	if (size && !strcmp(size, "smoke")) {
+		rounds = 7;
+		iterations = 50;
+	}
+	if (argc > 1)
+		rounds = strtoul(argv[1], NULL, 0);
+	if (argc > 2)
+		iterations = strtoul(argv[2], NULL, 0);
+	if (rounds < 3 || rounds > MAX_ROUNDS || !iterations)
+		ksft_exit_fail_msg("usage: %s [rounds 3..%d [iterations]]\n",
+				   argv[0], MAX_ROUNDS);
+
+	ksft_print_header();
+	indirect_require();
+	setup();
+	ksft_set_plan(4);
+	ksft_print_msg("%u rounds of %u calls; ABI %s\n", rounds, iterations,
+		       HARNESS_BUILD_ABI);
+	compare("bare_dispatch", dispatch, ARRAY_SIZE(dispatch));
+	compare("context_cost", contexts, ARRAY_SIZE(contexts));
+	compare("cloexec_socket", sockets, ARRAY_SIZE(sockets));
+	compare("cloexec_accept", accepts, ARRAY_SIZE(accepts));
+	ksft_finished();
+}

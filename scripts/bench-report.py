@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""bench-report.py - tables, result files and goal checks from a bench boot.
+
+Usage: scripts/bench-report.py --target T --log LOG --out DIR [--check]
+
+Reads the "# bench" lines that arch-tests/bench/indirect_bench.c printed
+in each ABI suite of a bench boot (see run-qemu.sh bench), and:
+  - prints a table per ABI: each measurement's median and spread per call
+    (guest instructions under icount), and its ratio to its baseline;
+  - writes DIR/<target>-<abi>.tsv (test, median, spread, baseline, ratio)
+    and DIR/<target>-goals.tsv (goal, abi, value, limit, verdict);
+  - checks the goals below; with --check, exits 1 if one is missed.
+
+Goals, for each ABI:
+  dispatch_extra     indirect(getppid) with 0 contexts minus getppid <= 120
+  dispatch_ratio     the same as a ratio, natively                   <= 1.6
+  per_context        extra cost of each OPENFLAGS context, 1 to 16    <= 50
+  socket_vs_cloexec  indirect(socket, OPENFLAGS) / socket(SOCK_CLOEXEC) <= 1.02
+  socket_vs_fcntl    indirect(socket, OPENFLAGS) / (socket + fcntl)  <= 1.00
+and on x86_64, for ia32 compat against native:
+  compat_dispatch    compat dispatch_extra within 10% of native's
+  compat_context     compat per_context within 10% of native's (or 5 insns)
+"""
+
+import argparse
+import os
+import re
+import sys
+
+SUBTEST_RE = re.compile(r"^  # Subtest: (\S+)")
+BENCH_RE = re.compile(r"^\s*# bench\t(\S+)\t([\d.]+)\t([\d.]+)\t(\S+)")
+CONTEXT_COUNTS = (1, 2, 4, 8, 16)
+
+
+def parse(path):
+    """{abi: {name: (median, spread, baseline)}} in log order."""
+    results = {}
+    abi = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = SUBTEST_RE.match(line)
+            if m:
+                abi = m.group(1)
+                results.setdefault(abi, {})
+                continue
+            m = BENCH_RE.match(line)
+            if m and abi:
+                results[abi][m.group(1)] = (float(m.group(2)),
+                                            float(m.group(3)), m.group(4))
+    return results
+
+
+def derived(r):
+    """The figures the goals are about, for one ABI."""
+    d = {}
+    base = r["indirect_getppid_0"][0]
+    d["dispatch_extra"] = base - r["getppid"][0]
+    d["dispatch_ratio"] = base / r["getppid"][0]
+    per = [(r["indirect_getppid_%d" % n][0] - base) / n for n in CONTEXT_COUNTS]
+    d["per_context"] = max(per)
+    d["per_context_each"] = per
+    d["socket_vs_cloexec"] = (r["indirect_socket"][0] /
+                              r["socket_cloexec"][0])
+    d["socket_vs_fcntl"] = r["indirect_socket"][0] / r["socket_fcntl"][0]
+    d["accept_vs_accept4"] = (r["indirect_accept"][0] /
+                              r["accept4_cloexec"][0])
+    d["accept_vs_fcntl"] = r["indirect_accept"][0] / r["accept_fcntl"][0]
+    return d
+
+
+def goals(target, results):
+    """[(goal, abi, value, limit, ok)] for every goal that applies."""
+    out = []
+    figures = {abi: derived(r) for abi, r in results.items()}
+    for abi, d in figures.items():
+        out.append(("dispatch_extra", abi, d["dispatch_extra"], 120,
+                    d["dispatch_extra"] <= 120))
+        if abi != "ia32-compat":
+            out.append(("dispatch_ratio", abi, d["dispatch_ratio"], 1.6,
+                        d["dispatch_ratio"] <= 1.6))
+        out.append(("per_context", abi, d["per_context"], 50,
+                    d["per_context"] <= 50))
+        out.append(("socket_vs_cloexec", abi, d["socket_vs_cloexec"], 1.02,
+                    d["socket_vs_cloexec"] <= 1.02))
+        out.append(("socket_vs_fcntl", abi, d["socket_vs_fcntl"], 1.00,
+                    d["socket_vs_fcntl"] <= 1.00))
+    if "x86_64" in figures and "ia32-compat" in figures:
+        for goal, key, slack in (("compat_dispatch", "dispatch_extra", 0),
+                                 ("compat_context", "per_context", 5)):
+            native = figures["x86_64"][key]
+            compat = figures["ia32-compat"][key]
+            limit = max(native * 1.10, native + slack)
+            out.append((goal, "ia32-compat", compat, limit, compat <= limit))
+    return out, figures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--target", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--out", required=True, help="folder for the result files")
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 when a goal is missed")
+    args = ap.parse_args()
+
+    results = parse(args.log)
+    if not results or not all(results.values()):
+        print("bench-report: %s: no benchmark results in %s"
+              % (args.target, args.log))
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    for abi, r in results.items():
+        path = os.path.join(args.out, "%s-%s.tsv" % (args.target, abi))
+        with open(path, "w") as f:
+            f.write("test\tmedian\tspread\tbaseline\tratio\n")
+            print("\n  %s / %s (guest instructions per call)" % (args.target, abi))
+            print("  %-22s %9s %7s  %-20s %6s" % ("test", "median", "spread",
+                                                  "baseline", "ratio"))
+            for name, (median, spread, baseline) in r.items():
+                ratio = (median / r[baseline][0]) if baseline in r else None
+                f.write("%s\t%.1f\t%.1f\t%s\t%s\n" % (
+                    name, median, spread, baseline,
+                    "-" if ratio is None else "%.3f" % ratio))
+                print("  %-22s %9.1f %7.1f  %-20s %6s" % (
+                    name, median, spread, baseline,
+                    "-" if ratio is None else "%.3f" % ratio))
+
+    try:
+        checked, figures = goals(args.target, results)
+    except KeyError as e:
+        print("bench-report: %s: missing measurement %s" % (args.target, e))
+        return 1
+    for abi, d in figures.items():
+        print("  %s: per-context cost at 1/2/4/8/16 contexts: %s" % (
+            abi, " ".join("%.1f" % v for v in d["per_context_each"])))
+        print("  %s: indirect(accept4, OPENFLAGS) / accept4(SOCK_CLOEXEC) "
+              "%.3f, / (accept + fcntl) %.3f"
+              % (abi, d["accept_vs_accept4"], d["accept_vs_fcntl"]))
+    path = os.path.join(args.out, "%s-goals.tsv" % args.target)
+    missed = 0
+    print("\n  %-18s %-12s %9s %9s  %s" % ("goal", "ABI", "value", "limit",
+                                           "verdict"))
+    with open(path, "w") as f:
+        f.write("goal\tabi\tvalue\tlimit\tverdict\n")
+        for goal, abi, value, limit, ok in checked:
+            verdict = "met" if ok else "MISSED"
+            missed += not ok
+            f.write("%s\t%s\t%.3f\t%.3f\t%s\n" % (goal, abi, value, limit,
+                                                   verdict))
+            print("  %-18s %-12s %9.3f %9.3f  %s" % (goal, abi, value, limit,
+                                                     verdict))
+    print("\n  bench %s: %d goals, %d missed; results in %s\n"
+          % (args.target, len(checked), missed, args.out))
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
