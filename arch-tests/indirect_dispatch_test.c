@@ -12,6 +12,8 @@
 #include "indirect_test.h"
 
 #define PAGE	4096UL
+/* A descriptor number that nothing else in this test uses. */
+#define DUP2_TARGET	201
 
 static void test_args0_getppid(void)
 {
@@ -46,6 +48,29 @@ static void test_args2_kill(void)
 	check_long("args2_kill", 0, ret);
 }
 
+static void test_args2_dup2(void)
+{
+	int pfd[2];
+	unsigned long p[INDIRECT_NR_PARAMS];
+	struct stat a, b;
+	long ret;
+
+	if (pipe(pfd))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	close(DUP2_TARGET);
+	p[0] = pfd[1];
+	p[1] = DUP2_TARGET;
+	ret = indirect_call(__NR_dup2, NULL, 0, p);
+	/* The new descriptor is the one asked for, and refers to oldfd's pipe. */
+	if (ret == DUP2_TARGET && (fstat(pfd[1], &a) || fstat(DUP2_TARGET, &b) ||
+				   a.st_ino != b.st_ino))
+		ret = -EIO;
+	close(DUP2_TARGET);
+	close(pfd[0]);
+	close(pfd[1]);
+	check_long("args2_dup2", DUP2_TARGET, ret);
+}
+
 static void test_args3_write(void)
 {
 	char buf[8] = "";
@@ -65,6 +90,28 @@ static void test_args3_write(void)
 	close(pfd[0]);
 	close(pfd[1]);
 	check_long("args3_write", 5, ret);
+}
+
+static void test_args3_read(void)
+{
+	char buf[8] = "";
+	int pfd[2];
+	unsigned long p[INDIRECT_NR_PARAMS];
+	long ret;
+
+	if (pipe(pfd))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	if (write(pfd[1], "world", 5) != 5)
+		ksft_exit_fail_msg("write: %s\n", strerror(errno));
+	p[0] = pfd[0];
+	p[1] = (unsigned long)buf;
+	p[2] = sizeof(buf);
+	ret = indirect_call(__NR_read, NULL, 0, p);
+	if (ret == 5 && memcmp(buf, "world", 5))
+		ret = -EIO;
+	close(pfd[0]);
+	close(pfd[1]);
+	check_long("args3_read", 5, ret);
 }
 
 static int scratch_file(const char *name, size_t size, int fill)
@@ -100,6 +147,58 @@ static void test_args3_lseek(void)
 	check_long("args3_lseek", 42, ret);
 }
 
+static void test_args3_lseek_end(void)
+{
+	int fd = scratch_file("lseek-end", PAGE, 'a');
+	unsigned long p[INDIRECT_NR_PARAMS] = { fd, (unsigned long)-5L, SEEK_END };
+	long ret = indirect_call(__NR_lseek, NULL, 0, p);
+
+	close(fd);
+	check_long("args3_lseek_end_negative", PAGE - 5, ret);
+}
+
+/*
+ * openat(dirfd, relative name, flags, mode): the file appears under
+ * dirfd, and with umask 0 its mode is exactly the fourth argument.
+ */
+static void test_args4_openat(void)
+{
+	char dir[] = "/tmp/indirect-openat-XXXXXX";
+	unsigned long p[INDIRECT_NR_PARAMS];
+	struct stat opened, named;
+	mode_t old_umask;
+	int dirfd;
+	long ret;
+
+	if (!mkdtemp(dir))
+		ksft_exit_fail_msg("mkdtemp: %s\n", strerror(errno));
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (dirfd < 0)
+		ksft_exit_fail_msg("open %s: %s\n", dir, strerror(errno));
+	p[0] = dirfd;
+	p[1] = (unsigned long)"file";
+	p[2] = O_RDWR | O_CREAT | O_EXCL;
+	p[3] = 0604;
+	old_umask = umask(0);
+	ret = indirect_call(__NR_openat, NULL, 0, p);
+	umask(old_umask);
+	if (ret >= 0) {
+		if (fstat(ret, &opened) ||
+		    fstatat(dirfd, "file", &named, 0) ||
+		    opened.st_ino != named.st_ino)
+			ret = -ENOENT;
+		else if ((opened.st_mode & 07777) != 0604)
+			ret = -EPERM;
+		else
+			ret = close(ret);
+	}
+	unlinkat(dirfd, "file", 0);
+	close(dirfd);
+	rmdir(dir);
+	/* 0, or -ENOENT: not created under dirfd, -EPERM: another mode. */
+	check_long("args4_openat_dirfd_mode", 0, ret);
+}
+
 /* A length above 4 GiB, so that its high half matters. */
 #define SPLIT_LENGTH	0x100000005ULL
 
@@ -121,14 +220,16 @@ static void test_arg64_ftruncate(void)
 	p[1] = SPLIT_LENGTH;
 #endif
 	ret = indirect_call(nr, NULL, 0, p);
-	if (!ret) {
-		if (fstat(fd, &st))
-			ret = -errno;
-		else
-			ret = st.st_size == SPLIT_LENGTH ? 0 : st.st_size;
+	if (!ret && fstat(fd, &st))
+		ret = -errno;
+	/* Compared in 64 bits: on -m32 a long would drop the high half. */
+	if (!ret && (unsigned long long)st.st_size != SPLIT_LENGTH) {
+		ksft_print_msg("arg64_split_ftruncate: size %#llx, expected %#llx\n",
+			       (unsigned long long)st.st_size, SPLIT_LENGTH);
+		ret = -EIO;
 	}
 	close(fd);
-	/* 0, or the size it got instead, or -errno. */
+	/* 0, or -EIO for another size, or -errno. */
 	check_long("arg64_split_ftruncate", 0, ret);
 }
 
@@ -195,12 +296,16 @@ int main(void)
 {
 	ksft_print_header();
 	indirect_require();
-	ksft_set_plan(8);
+	ksft_set_plan(12);
 	test_args0_getppid();
 	test_args1_umask();
 	test_args2_kill();
+	test_args2_dup2();
 	test_args3_write();
+	test_args3_read();
 	test_args3_lseek();
+	test_args3_lseek_end();
+	test_args4_openat();
 	test_arg64_ftruncate();
 	test_args5_mremap();
 	test_args6_mmap();

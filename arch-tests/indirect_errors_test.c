@@ -66,8 +66,8 @@ int main(void)
 {
 	char *end = guard_page_end();
 	const struct indirect_ctx *max_ctxs[INDIRECT_MAX_CTXS];
-	/* Six parameters of which only three are mapped. */
-	unsigned long *params_straddle = (unsigned long *)end - 3;
+	/* Six parameters of which only the last is unmapped. */
+	unsigned long *params_straddle = (unsigned long *)end - 5;
 	/* Six parameters that end exactly at the guard page. */
 	unsigned long *params_at_end = (unsigned long *)end - INDIRECT_NR_PARAMS;
 	/* A ctxs array whose second pointer is not mapped. */
@@ -97,8 +97,6 @@ int main(void)
 		  getppid_params, -EFAULT },
 		{ "ctxs_unmapped_efault", __NR_getppid, end, 1,
 		  getppid_params, -EFAULT },
-		{ "ctxs_array_straddle_efault", __NR_socket, ctxs_straddle, 2,
-		  socket_params, -EFAULT },
 		{ "ctx_pointer_unmapped_efault", __NR_getppid, ONE(end), 1,
 		  getppid_params, -EFAULT },
 		{ "ctx_flags_unmapped_efault", __NR_socket, ONE(ctx_straddle), 1,
@@ -138,6 +136,8 @@ int main(void)
 		{ "unmapped_ctx", __NR_socket, AFTER_CLOEXEC(end), 2,
 		  socket_params, -EFAULT },
 		{ "straddling_ctx", __NR_socket, AFTER_CLOEXEC(ctx_straddle), 2,
+		  socket_params, -EFAULT },
+		{ "straddling_ctxs_array", __NR_socket, ctxs_straddle, 2,
 		  socket_params, -EFAULT },
 		{ "enosys", 100000, cloexec_ctxs, 1, getppid_params, -ENOSYS },
 		{ "failing_inner_call", __NR_close, cloexec_ctxs, 1,

@@ -84,8 +84,10 @@ static const struct indirect_ctx *cloexec_ctxs[] __attribute__((unused)) = {
 };
 
 /*
- * The end of a mapped page that is followed by an unmapped one, so that
- * an object placed just below it straddles into memory that faults.
+ * The end of a mapped page that is followed by one that faults, so that
+ * an object placed just below it straddles into memory that faults. The
+ * second page is PROT_NONE rather than unmapped: user copies fault on both
+ * alike, and a one-page hole is where the next one-page mmap() would go.
  */
 static inline char *guard_page_end(void)
 {
@@ -95,8 +97,8 @@ static inline char *guard_page_end(void)
 
 	if (p == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	if (munmap(p + page, page))
-		ksft_exit_fail_msg("munmap: %s\n", strerror(errno));
+	if (mprotect(p + page, page, PROT_NONE))
+		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
 	return p + page;
 }
 
