@@ -133,6 +133,13 @@ def main():
     for abi, d in figures.items():
         print("  %s: per-context cost at 1/2/4/8/16 contexts: %s" % (
             abi, " ".join("%.1f" % v for v in d["per_context_each"])))
+        r = results[abi]
+        steps = list(zip(CONTEXT_COUNTS, CONTEXT_COUNTS[1:]))
+        print("  %s: each context after the first, between counts %s: %s" % (
+            abi, " ".join("%d-%d" % s for s in steps),
+            " ".join("%.1f" % ((r["indirect_getppid_%d" % b][0] -
+                                r["indirect_getppid_%d" % a][0]) / (b - a))
+                     for a, b in steps)))
         print("  %s: indirect(accept4, OPENFLAGS) / accept4(SOCK_CLOEXEC) "
               "%.3f, / (accept + fcntl) %.3f"
               % (abi, d["accept_vs_accept4"], d["accept_vs_fcntl"]))
