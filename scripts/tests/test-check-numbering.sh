@@ -7,7 +7,9 @@
 # snippet run inside a copy of the real inputs (tables, unpatched tables,
 # frozen-abi.txt, <target>/ headers, bin32/ and bin64/ test binaries), and
 # "expect": an "exit=<status>" line and then fixed strings the checker's
-# output must contain. Run scripts/check-numbering.sh first: it collects
+# output must contain. A mutate that exits 77 does not apply to the
+# targets checked (its input is not there) and is reported as skipped.
+# Run scripts/check-numbering.sh first: it collects
 # the real inputs. Prints KTAP; exits 1 if any case fails.
 set -eu
 STEP=test-check-numbering
@@ -33,7 +35,13 @@ for dir in $cases; do
 	rm -rf "$scratch"
 	mkdir -p "$scratch"
 	cp -a "$real/." "$scratch/"
-	(cd "$scratch" && sh -eu "$dir/mutate") || die "$name: mutate failed"
+	status=0
+	(cd "$scratch" && sh -eu "$dir/mutate") || status=$?
+	if [ "$status" -eq 77 ]; then
+		echo "ok $n $name # SKIP its inputs are not among the targets checked"
+		continue
+	fi
+	[ "$status" -eq 0 ] || die "$name: mutate failed with status $status"
 	got_exit=0
 	out=$(NUMBERING_SCRATCH=$scratch "$TOP/scripts/check-numbering.sh" \
 		"$tree" "$build" "$@" 2>/dev/null) || got_exit=$?
