@@ -108,8 +108,9 @@ bench-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.c
 		$(BUILD)/$(1)/initramfs.cpio.gz $(BUILD)/$(1)/bench.log
 	scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
 		--log $(BUILD)/$(1)/bench.log
+	@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/$(1).missed
 	scripts/bench-report.py --target $(1) --log $(BUILD)/$(1)/bench.log \
-		--out $(BUILD)/bench $$(BENCH_CHECK)
+		--out $(BUILD)/bench $$(BENCH_CHECK) || touch $(BUILD)/bench/$(1).missed
 
 kernel-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage
 image-$(1): $(BUILD)/$(1)/initramfs.cpio.gz
@@ -159,6 +160,10 @@ bench: $(addprefix bench-,$(ARCH))
 bench-check: BENCH_SIZE ?= smoke
 bench-check: BENCH_CHECK := --check
 bench-check: $(addprefix bench-,$(ARCH))
+	@missed=$$(cd $(BUILD)/bench && ls $(addsuffix .missed,$(ARCH)) 2>/dev/null); \
+	if [ -n "$$missed" ]; then \
+		echo "bench-check: cost goals missed on:" $$(echo $$missed | sed "s/[.]missed//g"); exit 1; \
+	fi
 .PHONY: bench bench-check
 
 ## check-numbering: check the syscall tables, headers and test binaries of $(ARCH)
