@@ -191,10 +191,11 @@ shell:
 	scripts/run-qemu.sh shell $(ARCH) $(BUILD)/$(ARCH)/kernel/arch/x86/boot/bzImage \
 		$(BUILD)/$(ARCH)/initramfs.cpio.gz
 
-## clean: remove kernels, tests, images and logs (keeps build/linux and busybox)
+## clean: remove kernels, tests, images, logs and results (keeps build/linux and busybox)
 clean:
 	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(BUILD)/$(t)-feature-off) \
-		$(BUILD)/tests $(STAMPS)
+		$(BUILD)/tests $(BUILD)/numbering $(BUILD)/numbering-test \
+		$(BUILD)/bench $(STAMPS)
 
 ## distclean: remove all of build/, the extracted tree included
 distclean:
