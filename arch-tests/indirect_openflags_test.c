@@ -365,18 +365,8 @@ static void setup(void)
 		ksft_exit_fail_msg("open %s: %s\n", scratch_path, strerror(errno));
 	close(DUP_TARGET);
 
-	/* An abstract AF_UNIX address: nothing to clean up afterwards. */
-	memset(&listen_addr, 0, sizeof(listen_addr));
-	listen_addr.sun_family = AF_UNIX;
-	snprintf(listen_addr.sun_path + 1, sizeof(listen_addr.sun_path) - 1,
-		 "indirect-openflags-%d", getpid());
-	listen_len = offsetof(struct sockaddr_un, sun_path) + 1 +
-		     strlen(listen_addr.sun_path + 1);
-	listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (listen_fd < 0 ||
-	    bind(listen_fd, (struct sockaddr *)&listen_addr, listen_len) ||
-	    listen(listen_fd, 8))
-		ksft_exit_fail_msg("listen: %s\n", strerror(errno));
+	listen_fd = unix_listener("indirect-openflags", &listen_addr,
+				  &listen_len);
 }
 
 int main(void)

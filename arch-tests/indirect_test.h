@@ -12,7 +12,10 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <sys/mman.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/indirect.h>
@@ -100,6 +103,28 @@ static inline char *guard_page_end(void)
 	if (mprotect(p + page, page, PROT_NONE))
 		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
 	return p + page;
+}
+
+/*
+ * An AF_UNIX stream listener on an abstract address named after @tag and
+ * the pid, so that there is nothing to clean up afterwards. Its address
+ * goes to @addr and @len, for connect().
+ */
+static inline int unix_listener(const char *tag, struct sockaddr_un *addr,
+				socklen_t *len)
+{
+	int fd;
+
+	memset(addr, 0, sizeof(*addr));
+	addr->sun_family = AF_UNIX;
+	snprintf(addr->sun_path + 1, sizeof(addr->sun_path) - 1, "%s-%d", tag,
+		 getpid());
+	*len = offsetof(struct sockaddr_un, sun_path) + 1 +
+	       strlen(addr->sun_path + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)addr, *len) || listen(fd, 16))
+		ksft_exit_fail_msg("listen on %s: %s\n", tag, strerror(errno));
+	return fd;
 }
 
 /* A plain socket() must not be close-on-exec: no context outlived a call. */

@@ -170,16 +170,7 @@ static void setup(void)
 
 	for (i = 0; i < INDIRECT_MAX_CTXS; i++)
 		ctxs[i] = cloexec_ctxs[0];
-	memset(&addr, 0, sizeof(addr));
-	addr.sun_family = AF_UNIX;
-	snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
-		 "indirect-bench-%d", getpid());
-	addr_len = offsetof(struct sockaddr_un, sun_path) + 1 +
-		   strlen(addr.sun_path + 1);
-	listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&addr, addr_len) ||
-	    listen(listen_fd, 16))
-		ksft_exit_fail_msg("listen: %s\n", strerror(errno));
+	listen_fd = unix_listener("indirect-bench", &addr, &addr_len);
 	accept_params[0] = listen_fd;
 }
 
