@@ -1,6 +1,17 @@
 # expect.sh - judge one recorded case against its "expect" file.
 # Sourced by the test scripts in scripts/tests/.
 #
+# cases_begin <folder>
+#   Sets $cases to the case folders in <folder>, prints the KTAP header
+#   and plan, and zeroes the counters $n and $failed.
+cases_begin() {
+	cases=$(ls -d "$1"/*/) || die "no cases in $1"
+	echo "KTAP version 1"
+	echo "1..$(echo "$cases" | wc -l)"
+	n=0
+	failed=0
+}
+
 # expect_case <num> <name> <expect-file> <exit-status> <output>
 #   The expect file holds an "exit=<status>" line, an optional
 #   "target=<target>" line for the caller, and fixed strings the output

@@ -23,11 +23,7 @@ shift 2
 real=$build/numbering
 [ -f "$real/frozen-abi.txt" ] || die "no inputs in $real: run scripts/check-numbering.sh first"
 
-cases=$(ls -d "$TOP"/scripts/tests/numbering/*/)
-echo "KTAP version 1"
-echo "1..$(echo "$cases" | wc -l)"
-n=0
-failed=0
+cases_begin "$TOP/scripts/tests/numbering"
 for dir in $cases; do
 	n=$((n + 1))
 	name=$(basename "$dir")

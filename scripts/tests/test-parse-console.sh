@@ -14,11 +14,7 @@ STEP=test-parse-console
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/scripts/tests/expect.sh"
 
-cases=$(ls -d "$TOP"/scripts/tests/console/*/)
-echo "KTAP version 1"
-echo "1..$(echo "$cases" | wc -l)"
-n=0
-failed=0
+cases_begin "$TOP/scripts/tests/console"
 for dir in $cases; do
 	n=$((n + 1))
 	name=$(basename "$dir")
