@@ -6,10 +6,14 @@
  *        (or BENCH_SIZE=smoke|full in the environment, as the guest sets)
  *
  * Each comparison runs its variants interleaved (A, B, A, B, ...) for
- * <rounds> rounds of <iterations> calls, after a warm-up, and reports the
- * median cost of one call and the spread (the range of the middle half of
- * the rounds) in TSC ticks. Under QEMU's "-icount shift=0" a tick is one
- * guest instruction, so the figures repeat exactly from boot to boot.
+ * <rounds> rounds of <iterations> calls, after a warm-up. Every call is
+ * timed on its own, and each variant reports the median of all its calls
+ * and the spread (the range of the middle half of them) in TSC ticks, less
+ * the median cost of timing an empty call. Under QEMU's "-icount shift=0"
+ * a tick is one guest instruction, so the figures repeat from boot to boot.
+ * The median of single calls is what a typical call costs; a mean over a
+ * round would mix in the rare slow paths of the allocators (a new slab
+ * page, say), which land on one variant or another by chance.
  * Each result is a KTAP diagnostic line:
  *
  *   # bench<TAB>name<TAB>median<TAB>spread<TAB>baseline
@@ -25,6 +29,7 @@
 #include "../indirect_test.h"
 
 #define MAX_ROUNDS	101
+#define MAX_ITERATIONS	10000
 
 static unsigned int rounds = 31, iterations = 200;
 
@@ -36,11 +41,11 @@ static inline uint64_t rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* One variant of a comparison: a name and one call of it. */
+/* One variant of a comparison: a name, one call of it, and its timings. */
 struct variant {
 	const char *name;
 	void (*call)(void);
-	uint64_t samples[MAX_ROUNDS];
+	uint64_t *samples;
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -50,33 +55,77 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Time @n calls of @call into @samples, one by one. */
+static void time_calls(void (*call)(void), uint64_t *samples, unsigned int n)
+{
+	unsigned int i;
+	uint64_t t;
+
+	for (i = 0; i < n; i++) {
+		t = rdtsc();
+		call();
+		samples[i] = rdtsc() - t;
+	}
+}
+
+static void call_nothing(void)
+{
+	/* Keeps the compiler from dropping the call. */
+	asm volatile("" ::: "memory");
+}
+
+/* What timing one call costs by itself; subtracted from every median. */
+static uint64_t timing_cost;
+
+static uint64_t *alloc_samples(void)
+{
+	uint64_t *s = calloc((size_t)rounds * iterations, sizeof(*s));
+
+	if (!s)
+		ksft_exit_fail_msg("out of memory for %u samples\n",
+				   rounds * iterations);
+	return s;
+}
+
+static void measure_timing_cost(void)
+{
+	unsigned int n = rounds * iterations;
+	uint64_t *s = alloc_samples();
+
+	time_calls(call_nothing, s, iterations);
+	time_calls(call_nothing, s, n);
+	qsort(s, n, sizeof(*s), cmp_u64);
+	timing_cost = s[n / 2];
+	free(s);
+	ksft_print_msg("timing one call costs %llu ticks by itself\n",
+		       (unsigned long long)timing_cost);
+}
+
 /* Run @n variants interleaved and report each against variant 0. */
 static void compare(const char *what, struct variant *v, int n)
 {
-	unsigned int r, i;
-	uint64_t t;
+	unsigned int r, total = rounds * iterations;
 	int k;
 
-	for (k = 0; k < n; k++)
-		for (i = 0; i < iterations; i++)
-			v[k].call();
-	for (r = 0; r < rounds; r++) {
-		for (k = 0; k < n; k++) {
-			t = rdtsc();
-			for (i = 0; i < iterations; i++)
-				v[k].call();
-			v[k].samples[r] = rdtsc() - t;
-		}
+	for (k = 0; k < n; k++) {
+		v[k].samples = alloc_samples();
+		/* Warm-up: caches, slab pages and descriptor tables. */
+		time_calls(v[k].call, v[k].samples, iterations);
 	}
+	for (r = 0; r < rounds; r++)
+		for (k = 0; k < n; k++)
+			time_calls(v[k].call, v[k].samples + r * iterations,
+				   iterations);
 	for (k = 0; k < n; k++) {
 		uint64_t *s = v[k].samples;
 
-		qsort(s, rounds, sizeof(*s), cmp_u64);
-		/* Per call, in tenths, so that small differences show. */
+		qsort(s, total, sizeof(*s), cmp_u64);
 		printf("# bench\t%s\t%.1f\t%.1f\t%s\n", v[k].name,
-		       (double)s[rounds / 2] / iterations,
-		       (double)(s[rounds * 3 / 4] - s[rounds / 4]) / iterations,
+		       (double)s[total / 2] - (double)timing_cost,
+		       (double)(s[total * 3 / 4] - s[total / 4]),
 		       k ? v[0].name : "-");
+		free(s);
+		v[k].samples = NULL;
 	}
 	ksft_test_result_pass("%s\n", what);
 }
@@ -210,9 +259,10 @@ int main(int argc, char **argv)
 		rounds = strtoul(argv[1], NULL, 0);
 	if (argc > 2)
 		iterations = strtoul(argv[2], NULL, 0);
-	if (rounds < 3 || rounds > MAX_ROUNDS || !iterations)
-		ksft_exit_fail_msg("usage: %s [rounds 3..%d [iterations]]\n",
-				   argv[0], MAX_ROUNDS);
+	if (rounds < 3 || rounds > MAX_ROUNDS || !iterations ||
+	    iterations > MAX_ITERATIONS)
+		ksft_exit_fail_msg("usage: %s [rounds 3..%d [iterations 1..%d]]\n",
+				   argv[0], MAX_ROUNDS, MAX_ITERATIONS);
 
 	ksft_print_header();
 	indirect_require();
@@ -220,6 +270,7 @@ int main(int argc, char **argv)
 	ksft_set_plan(4);
 	ksft_print_msg("%u rounds of %u calls; ABI %s\n", rounds, iterations,
 		       HARNESS_BUILD_ABI);
+	measure_timing_cost();
 	compare("bare_dispatch", dispatch, ARRAY_SIZE(dispatch));
 	compare("context_cost", contexts, ARRAY_SIZE(contexts));
 	compare("cloexec_socket", sockets, ARRAY_SIZE(sockets));
