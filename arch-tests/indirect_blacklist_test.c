@@ -105,7 +105,7 @@ static int run_blocked(const struct blocked *b, char *what, size_t len)
 		struct report r;
 
 		close(pipefd[0]);
-		r.ret = indirect_call(b->nr, NULL, 0, b->params);
+		r.ret = indirect_result(b->nr, NULL, 0, b->params);
 		/* Every process that returns from indirect() reports. */
 		if (write(pipefd[1], &r, sizeof(r)) != sizeof(r))
 			_exit(2);

@@ -20,14 +20,14 @@ static void test_args0_getppid(void)
 	unsigned long p[INDIRECT_NR_PARAMS] = { 0 };
 
 	check_long("args0_getppid", getppid(),
-		   indirect_call(__NR_getppid, NULL, 0, p));
+		   indirect_result(__NR_getppid, NULL, 0, p));
 }
 
 static void test_args1_umask(void)
 {
 	unsigned long p[INDIRECT_NR_PARAMS] = { 077 };
 	mode_t old = umask(022);
-	long ret = indirect_call(__NR_umask, NULL, 0, p);
+	long ret = indirect_result(__NR_umask, NULL, 0, p);
 	mode_t now = umask(old);
 
 	/* The old mask comes back, and the new one took effect. */
@@ -42,9 +42,9 @@ static void test_args2_kill(void)
 	long ret;
 
 	/* Signal 0 checks the pid; signal 1000 must reach the kernel as 1000. */
-	ret = indirect_call(__NR_kill, NULL, 0, p);
+	ret = indirect_result(__NR_kill, NULL, 0, p);
 	if (!ret)
-		ret = indirect_call(__NR_kill, NULL, 0, bad) == -EINVAL ? 0 : -EIO;
+		ret = indirect_result(__NR_kill, NULL, 0, bad) == -EINVAL ? 0 : -EIO;
 	check_long("args2_kill", 0, ret);
 }
 
@@ -60,7 +60,7 @@ static void test_args2_dup2(void)
 	close(DUP2_TARGET);
 	p[0] = pfd[1];
 	p[1] = DUP2_TARGET;
-	ret = indirect_call(__NR_dup2, NULL, 0, p);
+	ret = indirect_result(__NR_dup2, NULL, 0, p);
 	/* The new descriptor is the one asked for, and refers to oldfd's pipe. */
 	if (ret == DUP2_TARGET && (fstat(pfd[1], &a) || fstat(DUP2_TARGET, &b) ||
 				   a.st_ino != b.st_ino))
@@ -83,7 +83,7 @@ static void test_args3_write(void)
 	p[0] = pfd[1];
 	p[1] = (unsigned long)"hello";
 	p[2] = 5;
-	ret = indirect_call(__NR_write, NULL, 0, p);
+	ret = indirect_result(__NR_write, NULL, 0, p);
 	if (ret == 5 && (read(pfd[0], buf, sizeof(buf)) != 5 ||
 			 memcmp(buf, "hello", 5)))
 		ret = -EIO;
@@ -106,7 +106,7 @@ static void test_args3_read(void)
 	p[0] = pfd[0];
 	p[1] = (unsigned long)buf;
 	p[2] = sizeof(buf);
-	ret = indirect_call(__NR_read, NULL, 0, p);
+	ret = indirect_result(__NR_read, NULL, 0, p);
 	if (ret == 5 && memcmp(buf, "world", 5))
 		ret = -EIO;
 	close(pfd[0]);
@@ -139,7 +139,7 @@ static void test_args3_lseek(void)
 {
 	int fd = scratch_file("lseek", PAGE, 'a');
 	unsigned long p[INDIRECT_NR_PARAMS] = { fd, 42, SEEK_SET };
-	long ret = indirect_call(__NR_lseek, NULL, 0, p);
+	long ret = indirect_result(__NR_lseek, NULL, 0, p);
 
 	if (ret == 42 && lseek(fd, 0, SEEK_CUR) != 42)
 		ret = -EIO;
@@ -151,7 +151,7 @@ static void test_args3_lseek_end(void)
 {
 	int fd = scratch_file("lseek-end", PAGE, 'a');
 	unsigned long p[INDIRECT_NR_PARAMS] = { fd, (unsigned long)-5L, SEEK_END };
-	long ret = indirect_call(__NR_lseek, NULL, 0, p);
+	long ret = indirect_result(__NR_lseek, NULL, 0, p);
 
 	close(fd);
 	check_long("args3_lseek_end_negative", PAGE - 5, ret);
@@ -180,7 +180,7 @@ static void test_args4_openat(void)
 	p[2] = O_RDWR | O_CREAT | O_EXCL;
 	p[3] = 0604;
 	old_umask = umask(0);
-	ret = indirect_call(__NR_openat, NULL, 0, p);
+	ret = indirect_result(__NR_openat, NULL, 0, p);
 	umask(old_umask);
 	if (ret >= 0) {
 		if (fstat(ret, &opened) ||
@@ -219,7 +219,7 @@ static void test_arg64_ftruncate(void)
 	nr = __NR_ftruncate;
 	p[1] = SPLIT_LENGTH;
 #endif
-	ret = indirect_call(nr, NULL, 0, p);
+	ret = indirect_result(nr, NULL, 0, p);
 	if (!ret && fstat(fd, &st))
 		ret = -errno;
 	/* Compared in 64 bits: on -m32 a long would drop the high half. */
@@ -258,7 +258,7 @@ static void test_args5_mremap(void)
 	if (old == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	old[0] = 'm';
-	ret = indirect_call(__NR_mremap, NULL, 0, p);
+	ret = indirect_result(__NR_mremap, NULL, 0, p);
 	if (ret == (long)new && new[0] != 'm')
 		ret = -EIO;
 	check_long("args5_mremap_fixed", (long)new, ret);
@@ -283,7 +283,7 @@ static void test_args6_mmap(void)
 	nr = __NR_mmap;
 	p[5] = PAGE;
 #endif
-	ret = indirect_call(nr, NULL, 0, p);
+	ret = indirect_result(nr, NULL, 0, p);
 	/* The second page of the file, which is filled with 'b'. */
 	if (ret == (long)want && want[0] != 'b')
 		ret = -EIO;

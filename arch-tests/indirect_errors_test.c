@@ -45,7 +45,7 @@ static struct sysind_ctx_OPENFLAGS high_bit = {
 
 static void run_case(const struct errno_case *c)
 {
-	long ret = indirect_call(c->nr, c->ctxs, c->nctxs, c->params);
+	long ret = indirect_result(c->nr, c->ctxs, c->nctxs, c->params);
 
 	/* A descriptor made by a case that wrongly succeeded goes away. */
 	if (c->params == socket_params && ret >= 0)

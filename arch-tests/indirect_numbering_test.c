@@ -37,9 +37,9 @@ int main(void)
 	ksft_print_msg("number %d %s\n", __NR_indirect, diagnose(ret));
 	check_long("number_calls_getppid_for_us", getppid(), ret);
 	check_long("number_refuses_itself_einval", -EINVAL,
-		   indirect_call(__NR_indirect, NULL, 0, self_params));
+		   indirect_result(__NR_indirect, NULL, 0, self_params));
 	check_long("number_bounds_nctxs_e2big", -E2BIG,
-		   indirect_call(__NR_getppid, NULL, INDIRECT_MAX_CTXS + 1,
+		   indirect_result(__NR_getppid, NULL, INDIRECT_MAX_CTXS + 1,
 				 getppid_params));
 	ksft_finished();
 }

@@ -26,7 +26,7 @@ static long call(const struct call_mode *mode, long nr, const unsigned long *p)
 {
 	if (!mode->ctxs)
 		return direct_call(nr, p);
-	return indirect_call(nr, mode->ctxs, mode->nctxs, p);
+	return indirect_result(nr, mode->ctxs, mode->nctxs, p);
 }
 
 static int base_fd;		/* an open file to dup */

@@ -40,7 +40,7 @@ static long interrupted_read(int sa_flags)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGALRM, &sa, NULL) || setitimer(ITIMER_REAL, &it, NULL))
 		ksft_exit_fail_msg("timer: %s\n", strerror(errno));
-	ret = indirect_call(__NR_read, cloexec_ctxs, 1, p);
+	ret = indirect_result(__NR_read, cloexec_ctxs, 1, p);
 	close(pipefd[0]);
 	close(pipefd[1]);
 	return ret;

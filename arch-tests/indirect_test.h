@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <linux/indirect.h>
 #include "harness_test.h"
+#include "indirect.h"
 
 #ifndef __NR_indirect
 #error "__NR_indirect is missing: build against the patched kernel's headers"
@@ -34,11 +35,14 @@
 static const char indirect_nr_tag[] __attribute__((used)) =
 	"indirect-nr=" INDIRECT_XSTR(__NR_indirect);
 
-/* indirect() as the kernel returns it: the result, or -errno. */
-static inline long indirect_call(long nr, const void *ctxs, unsigned long nctxs,
-				 const unsigned long *params)
+/*
+ * indirect() through libindirect, as the kernel returned it: the result,
+ * or -errno. @ctxs is untyped, for the tests also hand it hostile arrays.
+ */
+static inline long indirect_result(long nr, const void *ctxs, unsigned long nctxs,
+				   const unsigned long *params)
 {
-	long ret = syscall(__NR_indirect, nr, ctxs, nctxs, params);
+	long ret = indirect(nr, (const struct indirect_ctx **)ctxs, nctxs, params);
 
 	return ret == -1 ? -errno : ret;
 }
@@ -55,7 +59,7 @@ static inline long direct_call(long nr, const unsigned long *p)
 static inline void indirect_require(void)
 {
 	unsigned long params[INDIRECT_NR_PARAMS] = { 0 };
-	long ret = indirect_call(__NR_getppid, NULL, 0, params);
+	long ret = indirect_result(__NR_getppid, NULL, 0, params);
 
 	if (ret == -ENOSYS)
 		ksft_exit_skip("indirect() is not available (ENOSYS)\n");

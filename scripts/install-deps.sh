@@ -12,7 +12,7 @@ STEP=install-deps
 
 PACKAGES="linux-source gcc-multilib make qemu-system-x86 busybox-static
 	bc bison flex libelf-dev libssl-dev cpio xz-utils rsync python3
-	ccache git"
+	ccache git groff-base"
 
 missing=
 for pkg in $PACKAGES; do

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libindirect: indirect(2) and typed helpers around it. See indirect.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "indirect.h"
+
+#ifndef __NR_indirect
+#error "__NR_indirect is missing: build against the patched kernel's headers"
+#endif
+
+/* The number the library was built with, for make check-numbering. */
+#define INDIRECT_STR(x)		#x
+#define INDIRECT_XSTR(x)	INDIRECT_STR(x)
+static const char indirect_nr_tag[] __attribute__((used)) =
+	"indirect-nr=" INDIRECT_XSTR(__NR_indirect);
+
+/* The kernel's sigset_t, which SIGMASK holds: signals 1 to 64. */
+#define KERNEL_SIGSET_SIZE	8
+
+long indirect(unsigned int nr, const struct indirect_ctx **ctxs,
+	      unsigned int nctxs, const unsigned long *params)
+{
+	/* syscall() sets errno and returns -1 on failure, ENOSYS included. */
+	return syscall(__NR_indirect, nr, ctxs, nctxs, params);
+}
+
+int indirect_available(void)
+{
+	unsigned long params[INDIRECT_NR_PARAMS] = { 0 };
+	int saved = errno;
+	long ret = indirect(__NR_getppid, NULL, 0, params);
+
+	errno = saved;
+	return ret >= 0;
+}
+
+const struct indirect_ctx *
+indirect_ctx_openflags(struct sysind_ctx_OPENFLAGS *ctx, unsigned int flags)
+{
+	ctx->ctx = SYSIND_CTX_OPENFLAGS;
+	ctx->flags = flags;
+	/* Every context starts with the id that struct indirect_ctx holds. */
+	return (const struct indirect_ctx *)ctx;
+}
+
+const struct indirect_ctx *
+indirect_ctx_sigmask(struct sysind_ctx_SIGMASK *ctx, const sigset_t *mask)
+{
+	unsigned long long bits = 0;
+	int sig;
+
+	/* glibc's sigset_t is wider than the kernel's; take signals 1-64. */
+	for (sig = 1; sig <= 64; sig++)
+		if (sigismember(mask, sig) == 1)
+			bits |= 1ULL << (sig - 1);
+	ctx->ctx = SYSIND_CTX_SIGMASK;
+	ctx->sigsetsize = KERNEL_SIGSET_SIZE;
+	ctx->sigset = bits;
+	return (const struct indirect_ctx *)ctx;
+}
+
+long indirect_callv(long nr, const struct indirect_ctx *const *ctxs,
+		    unsigned int nctxs, const unsigned long *params)
+{
+	/* The kernel only reads the array; the prototype matches the RFC's. */
+	return indirect(nr, (const struct indirect_ctx **)ctxs, nctxs, params);
+}
+
+/* Call @nr with one OPENFLAGS context asking for close-on-exec. */
+static long call_cloexec(long nr, const unsigned long *params)
+{
+	struct sysind_ctx_OPENFLAGS cloexec;
+	const struct indirect_ctx *ctxs[] = {
+		indirect_ctx_openflags(&cloexec, O_CLOEXEC),
+	};
+
+	return indirect_callv(nr, ctxs, 1, params);
+}
+
+int indirect_socket_cloexec(int domain, int type, int protocol)
+{
+	return call_cloexec(__NR_socket, (const unsigned long[INDIRECT_NR_PARAMS]){
+		domain, type, protocol });
+}
+
+int indirect_accept_cloexec(int fd, struct sockaddr *addr, socklen_t *len)
+{
+	/* accept4(), for i386 has no accept() of its own outside socketcall. */
+	return call_cloexec(__NR_accept4, (const unsigned long[INDIRECT_NR_PARAMS]){
+		fd, (unsigned long)addr, (unsigned long)len, 0 });
+}
+
+int indirect_pipe_cloexec(int fds[2])
+{
+	return call_cloexec(__NR_pipe, (const unsigned long[INDIRECT_NR_PARAMS]){
+		(unsigned long)fds });
+}
+
+int indirect_dup_cloexec(int fd)
+{
+	return call_cloexec(__NR_dup, (const unsigned long[INDIRECT_NR_PARAMS]){
+		fd });
+}
+
+int indirect_paccept(int fd, struct sockaddr *addr, socklen_t *len,
+		     const sigset_t *mask)
+{
+	struct sysind_ctx_OPENFLAGS cloexec;
+	struct sysind_ctx_SIGMASK sigmask;
+	const struct indirect_ctx *ctxs[] = {
+		indirect_ctx_openflags(&cloexec, O_CLOEXEC),
+		indirect_ctx_sigmask(&sigmask, mask),
+	};
+
+	return indirect_call(__NR_accept4, ctxs, 2, fd, addr, len, 0);
+}
