@@ -34,8 +34,8 @@ MAKEOVERRIDES :=
 ## all: install what is missing, build and boot the targets, print the matrix
 all: matrix
 
-## test: everything (parser and numbering checks, then "all"); non-zero on any failure
-test: check-parser check-numbering matrix
+## test: everything (parser, numbering and man page checks, then "all"); non-zero on any failure
+test: check-parser check-numbering check-man matrix
 
 help:
 	@echo "Usage: make [target] [ARCH=i386|x86_64] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
@@ -179,6 +179,11 @@ feature-off-%: $(STAMPS)/series
 		$(CURDIR)/scripts/kconfig/feature-off.config
 	scripts/build-kernel.sh $* $(TREE) $(BUILD)/$*-feature-off/kernel
 .PHONY: check-feature-off
+
+## check-man: render the man pages with groff; any warning fails
+check-man: | deps
+	scripts/check-man.sh man/indirect.2
+.PHONY: check-man
 
 ## check-parser: test parse-console.py on the recorded logs in scripts/tests
 check-parser:

@@ -406,6 +406,35 @@ static void test_errors_leave_mask(void)
 	check_long("mask_unchanged_after_efault", 1, current_mask() == before);
 }
 
+/*
+ * A nanosleep() that a stop and a continue interrupt would resume through
+ * restart_syscall(), outside indirect() and without its mask; indirect()
+ * ends it with EINTR instead. Called directly, it would sleep on to the
+ * end and return 0.
+ */
+static void test_stop_cont_ends_eintr(void)
+{
+	struct timespec ts = { .tv_sec = 3 };
+	pid_t parent = getpid(), pid;
+	sigset_t empty;
+	long ret;
+
+	sigemptyset(&empty);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		usleep(100000);
+		kill(parent, SIGSTOP);
+		usleep(100000);
+		kill(parent, SIGCONT);
+		_exit(0);
+	}
+	ret = indirect_masked(&empty, __NR_nanosleep, &ts, 0);
+	waitpid(pid, NULL, 0);
+	check_long("nanosleep_stopped_and_continued_eintr", -EINTR, ret);
+}
+
 /* paccept: with a connection waiting, the descriptor is close-on-exec. */
 static void test_paccept_cloexec(void)
 {
@@ -442,7 +471,7 @@ int main(void)
 
 	ksft_print_header();
 	indirect_require();
-	ksft_set_plan(2 * n + 20);
+	ksft_set_plan(2 * n + 21);
 
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&wd.sa_mask);
@@ -463,5 +492,6 @@ int main(void)
 	test_mask_during_call();
 	test_errors_leave_mask();
 	test_paccept_cloexec();
+	test_stop_cont_ends_eintr();
 	ksft_finished();
 }
