@@ -5,7 +5,11 @@
  * INDIRECT_MAX_CTXS gives E2BIG before the array is read, and a number
  * that is no syscall gives ENOSYS. A call that fails after some contexts
  * were set leaves none of them behind, and neither does one that succeeds.
+ * No call, failing or not, leaks a descriptor (the next descriptor number
+ * stays the same) or changes the signal mask or a descriptor's flags, and
+ * thousands of failing calls with the most contexts leak no memory.
  */
+#include <signal.h>
 #include <sys/socket.h>
 #include "indirect_test.h"
 
@@ -43,14 +47,107 @@ static struct sysind_ctx_OPENFLAGS high_bit = {
 #define AFTER_CLOEXEC(ctx) ((const struct indirect_ctx *[]){ \
 				cloexec_ctxs[0], (const struct indirect_ctx *)(ctx) })
 
+/* The task state that no call may change, or leave changed. */
+struct task_state {
+	int next_fd;
+	int probe_fd_flags;
+	sigset_t mask;
+};
+
+/* A descriptor that is close-on-exec, whose flags no call may change. */
+static int probe_fd;
+
+static void task_state(struct task_state *st)
+{
+	/* glibc's sigset_t is wider than the kernel's: clear the rest. */
+	memset(st, 0, sizeof(*st));
+	st->next_fd = dup(0);
+	if (st->next_fd >= 0)
+		close(st->next_fd);
+	st->probe_fd_flags = fcntl(probe_fd, F_GETFD);
+	sigprocmask(SIG_SETMASK, NULL, &st->mask);
+}
+
+/* Report @name as passed if the state is as in @before, else say what. */
+static void check_state(const char *name, const struct task_state *before)
+{
+	struct task_state after;
+
+	task_state(&after);
+	if (after.next_fd != before->next_fd)
+		ksft_print_msg("%s: next descriptor: expected %d, got %d\n",
+			       name, before->next_fd, after.next_fd);
+	if (after.probe_fd_flags != before->probe_fd_flags)
+		ksft_print_msg("%s: descriptor flags: expected %#x, got %#x\n",
+			       name, before->probe_fd_flags,
+			       after.probe_fd_flags);
+	if (memcmp(&after.mask, &before->mask, sizeof(after.mask)))
+		ksft_print_msg("%s: signal mask changed\n", name);
+	check_long(name, 1, after.next_fd == before->next_fd &&
+		   after.probe_fd_flags == before->probe_fd_flags &&
+		   !memcmp(&after.mask, &before->mask, sizeof(after.mask)));
+}
+
 static void run_case(const struct errno_case *c)
 {
-	long ret = indirect_result(c->nr, c->ctxs, c->nctxs, c->params);
+	struct task_state before;
+	char name[96];
+	long ret;
 
+	task_state(&before);
+	ret = indirect_result(c->nr, c->ctxs, c->nctxs, c->params);
 	/* A descriptor made by a case that wrongly succeeded goes away. */
 	if (c->params == socket_params && ret >= 0)
 		close(ret);
 	check_long(c->name, c->expected, ret);
+	snprintf(name, sizeof(name), "%s_task_state_unchanged", c->name);
+	check_state(name, &before);
+}
+
+/* MemFree from /proc/meminfo, in kB. */
+static long mem_free_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		ksft_exit_fail_msg("/proc/meminfo: %s\n", strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemFree: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * Calls with the most contexts that fail at the last one: had a call
+ * leaked its records' memory, even a page per thousand calls, MemFree
+ * would drop by far more than the slack allowed for the rest of the
+ * system. The first round warms the caches up.
+ */
+#define LEAK_CALLS	4000
+#define LEAK_SLACK_KB	1024
+
+static void check_no_memory_leak(const struct indirect_ctx **ctxs)
+{
+	long before = 0, drop, ret = 0;
+	int round, i;
+
+	for (round = 0; round < 2; round++) {
+		before = mem_free_kb();
+		for (i = 0; i < LEAK_CALLS; i++)
+			ret |= indirect_result(__NR_getppid, ctxs,
+					       INDIRECT_MAX_CTXS,
+					       getppid_params) != -EINVAL;
+	}
+	drop = before - mem_free_kb();
+	check_long("leak_calls_all_einval", 0, ret);
+	if (drop >= LEAK_SLACK_KB)
+		ksft_print_msg("MemFree dropped by %ld kB over %d failing calls\n",
+			       drop, LEAK_CALLS);
+	check_long("no_memory_leak_over_failing_calls", 1,
+		   drop < LEAK_SLACK_KB);
 }
 
 /* After a case that set a context, a plain call must see none of it. */
@@ -66,6 +163,9 @@ int main(void)
 {
 	char *end = guard_page_end();
 	const struct indirect_ctx *max_ctxs[INDIRECT_MAX_CTXS];
+	const struct indirect_ctx *max_then_bad[INDIRECT_MAX_CTXS];
+	struct sysind_ctx_SIGMASK block_usr1;
+	sigset_t usr1;
 	/* Six parameters of which only the last is unmapped. */
 	unsigned long *params_straddle = (unsigned long *)end - 5;
 	/* Six parameters that end exactly at the guard page. */
@@ -84,6 +184,16 @@ int main(void)
 	ctx_straddle->ctx = SYSIND_CTX_OPENFLAGS;
 	for (i = 0; i < INDIRECT_MAX_CTXS; i++)
 		max_ctxs[i] = cloexec_ctxs[0];
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	/* SIGMASK first, then cloexec ones, then one that fails. */
+	max_then_bad[0] = indirect_ctx_sigmask(&block_usr1, &usr1);
+	for (i = 1; i < INDIRECT_MAX_CTXS - 1; i++)
+		max_then_bad[i] = cloexec_ctxs[0];
+	max_then_bad[INDIRECT_MAX_CTXS - 1] = &unknown_99;
+	probe_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (probe_fd < 0)
+		ksft_exit_fail_msg("open /dev/null: %s\n", strerror(errno));
 
 	const struct errno_case cases[] = {
 		{ "nctxs_0_ctxs_null_ok", __NR_getppid, NULL, 0,
@@ -144,9 +254,11 @@ int main(void)
 		  (const unsigned long[INDIRECT_NR_PARAMS]){ 100000 }, -EBADF },
 		{ "max_contexts", __NR_getppid, max_ctxs, INDIRECT_MAX_CTXS,
 		  getppid_params, getppid() },
+		{ "sigmask_then_bad_id", __NR_getppid, max_then_bad,
+		  INDIRECT_MAX_CTXS, getppid_params, -EINVAL },
 	};
 
-	ksft_set_plan(ARRAY_SIZE(cases) + 2 * ARRAY_SIZE(stateful));
+	ksft_set_plan(2 * ARRAY_SIZE(cases) + 3 * ARRAY_SIZE(stateful) + 2);
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(&cases[i]);
 	for (i = 0; i < ARRAY_SIZE(stateful); i++) {
@@ -158,5 +270,6 @@ int main(void)
 		run_case(&c);
 		check_no_state(stateful[i].name);
 	}
+	check_no_memory_leak(max_then_bad);
 	ksft_finished();
 }

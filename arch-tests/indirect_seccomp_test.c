@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Seccomp filters judge the inner call of indirect() as if it were made
+ * directly: the same number, the same AUDIT_ARCH_* (x86-64 natively,
+ * i386 for ia32 compat and native i386) and the same arguments, after the
+ * outer indirect() itself was allowed. Each verdict is checked against a
+ * direct call under the same filter: ERRNO, KILL_PROCESS, KILL_THREAD,
+ * TRAP, LOG, ALLOW, USER_NOTIF and TRACE (with and without a tracer).
+ *
+ * Every filter matches one call only: getppid() with six marked
+ * arguments, on this binary's arch. getppid() ignores its arguments, so
+ * the call is harmless when it runs, and only a filter that sees the
+ * arguments can tell it apart from getppid() with other ones. A filter
+ * runs in a child, for a filter cannot be removed.
+ */
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include "indirect_test.h"
+
+#if defined(__x86_64__)
+#define TEST_ARCH		AUDIT_ARCH_X86_64
+#else
+#define TEST_ARCH		AUDIT_ARCH_I386
+#endif
+
+/* What the filters match, and the errno that says "wrong arch". */
+#define TARGET_NR		__NR_getppid
+#define WRONG_ARCH_ERRNO	EXDEV
+/* The errno of the ERRNO verdict, and the value a supervisor returns. */
+#define FILTER_ERRNO		1234
+#define NOTIF_VALUE		4242
+/* The errno of getpgrp(), which a tracer rewrites the call into. */
+#define REWRITE_NR		__NR_getpgrp
+#define REWRITE_ERRNO		1235
+/* The 16 bits of data that TRAP and TRACE pass on. */
+#define FILTER_DATA		0x77
+/* Seconds a child may take, far beyond what a call takes under TCG. */
+#define CHILD_TIME_LIMIT	60
+/* si_code of a seccomp SIGSYS, from asm-generic/siginfo.h, which glibc hides. */
+#ifndef SYS_SECCOMP
+#define SYS_SECCOMP		1
+#endif
+
+static const unsigned long marked[INDIRECT_NR_PARAMS] = {
+	0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
+};
+static const unsigned long unmarked[INDIRECT_NR_PARAMS] = {
+	0x11, 0x22, 0x33, 0x44, 0x55, 0x67,
+};
+
+/*
+ * Results that a child writes and its parent checks, in memory that fork()
+ * shares. The parent's own pid is what getppid() returns in the child.
+ */
+struct child_results {
+	long direct;
+	long inner;
+	long inner_with_ctx;
+	long inner_unmarked;
+	long returned;
+	long notif_nr;
+	long notif_arch;
+	long notif_last_arg;
+	siginfo_t info;
+};
+
+static struct child_results *res;
+
+/* The offset in struct seccomp_data of the low or high half of an arg. */
+#define ARG_LO(i)	offsetof(struct seccomp_data, args[i])
+#define ARG_HI(i)	(offsetof(struct seccomp_data, args[i]) + 4)
+
+/* Append to @insns at *@n: load the word at @offset, go on if it is @k. */
+static void match_word(struct sock_filter *insns, unsigned int *n,
+		       unsigned int offset, unsigned int k)
+{
+	insns[(*n)++] = (struct sock_filter)
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offset);
+	/* The jump offset to the final ALLOW is filled in afterwards. */
+	insns[(*n)++] = (struct sock_filter)
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, k, 0, 0);
+}
+
+/*
+ * Install a filter that answers @verdict to getppid(marked...) on this
+ * binary's arch, ERRNO(WRONG_ARCH_ERRNO) to getppid() on another arch,
+ * ERRNO(REWRITE_ERRNO) to getpgrp() and ALLOW to the rest, indirect()
+ * included. Return what seccomp() returned:
+ * a listener descriptor with SECCOMP_FILTER_FLAG_NEW_LISTENER.
+ */
+static int install_filter(unsigned int verdict, unsigned int flags)
+{
+	struct sock_filter insns[64];
+	struct sock_fprog prog = { .filter = insns };
+	unsigned int n = 0, i, allow;
+	long ret;
+
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr));
+	insns[n++] = (struct sock_filter)
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REWRITE_NR, 0, 1);
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | REWRITE_ERRNO);
+	match_word(insns, &n, offsetof(struct seccomp_data, nr), TARGET_NR);
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch));
+	insns[n++] = (struct sock_filter)
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TEST_ARCH, 1, 0);
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | WRONG_ARCH_ERRNO);
+	for (i = 0; i < INDIRECT_NR_PARAMS; i++) {
+		match_word(insns, &n, ARG_LO(i), marked[i]);
+		match_word(insns, &n, ARG_HI(i), 0);
+	}
+	insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, verdict);
+	allow = n;
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	/* Every failed match (a jump with no offsets yet) goes to ALLOW. */
+	for (i = 0; i < allow; i++)
+		if (BPF_CLASS(insns[i].code) == BPF_JMP && !insns[i].jt &&
+		    !insns[i].jf)
+			insns[i].jf = allow - i - 1;
+	prog.len = n;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		ksft_exit_fail_msg("PR_SET_NO_NEW_PRIVS: %s\n", strerror(errno));
+	ret = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	if (ret < 0) {
+		printf("# seccomp(SET_MODE_FILTER): %s\n", strerror(errno));
+		_exit(99);
+	}
+	return ret;
+}
+
+static long inner_call(const unsigned long *params)
+{
+	return indirect_result(TARGET_NR, NULL, 0, params);
+}
+
+/* Through do_indirect(), the path with contexts. */
+static long inner_call_with_ctx(const unsigned long *params)
+{
+	return indirect_result(TARGET_NR, cloexec_ctxs, 1, params);
+}
+
+/*
+ * Run @child in a child process with fresh results and return its wait
+ * status. The child exits 0 when it returns.
+ */
+static int run_child(void (*child)(unsigned int), unsigned int arg)
+{
+	int status;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	res->returned = -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid == 0) {
+		/* A call that never returns fails the test instead of hanging. */
+		alarm(CHILD_TIME_LIMIT);
+		child(arg);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	return status;
+}
+
+/* A child's fate: its exit status, or minus the signal that killed it. */
+static long fate(int status)
+{
+	if (WIFSIGNALED(status))
+		return -WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static void errno_child(unsigned int verdict)
+{
+	install_filter(verdict, 0);
+	res->direct = direct_call(TARGET_NR, marked);
+	res->inner = inner_call(marked);
+	res->inner_with_ctx = inner_call_with_ctx(marked);
+	res->inner_unmarked = inner_call(unmarked);
+}
+
+/*
+ * ERRNO, LOG and ALLOW: the call returns what it returns directly, and
+ * getppid() with other arguments is left alone.
+ */
+static void test_returning_verdict(const char *name, unsigned int verdict,
+				   long expected)
+{
+	char what[64];
+	int status = run_child(errno_child, verdict);
+
+	snprintf(what, sizeof(what), "seccomp_%s_child_exits", name);
+	check_long(what, 0, fate(status));
+	snprintf(what, sizeof(what), "seccomp_%s_direct", name);
+	check_long(what, expected, res->direct);
+	snprintf(what, sizeof(what), "seccomp_%s_inner", name);
+	check_long(what, expected, res->inner);
+	snprintf(what, sizeof(what), "seccomp_%s_inner_with_context", name);
+	check_long(what, expected, res->inner_with_ctx);
+	snprintf(what, sizeof(what), "seccomp_%s_other_arguments_run", name);
+	check_long(what, getpid(), res->inner_unmarked);
+}
+
+static void kill_child(unsigned int direct)
+{
+	install_filter(SECCOMP_RET_KILL_PROCESS, 0);
+	res->returned = direct ? direct_call(TARGET_NR, marked) :
+				 inner_call(marked);
+}
+
+static void test_kill_process(void)
+{
+	int status = run_child(kill_child, 1);
+
+	check_long("seccomp_kill_process_direct_sigsys", -SIGSYS, fate(status));
+	status = run_child(kill_child, 0);
+	check_long("seccomp_kill_process_inner_sigsys", -SIGSYS, fate(status));
+	check_long("seccomp_kill_process_inner_never_returned", -1,
+		   res->returned);
+}
+
+static void *kill_thread_body(void *unused __attribute__((unused)))
+{
+	res->returned = inner_call(marked);
+	return NULL;
+}
+
+/* The calling thread dies; the process lives on. */
+static void kill_thread_child(unsigned int unused __attribute__((unused)))
+{
+	pthread_t thread;
+
+	install_filter(SECCOMP_RET_KILL_THREAD, 0);
+	if (pthread_create(&thread, NULL, kill_thread_body, NULL))
+		_exit(98);
+	pthread_join(thread, NULL);
+	res->inner_unmarked = inner_call(unmarked);
+}
+
+static void test_kill_thread(void)
+{
+	int status = run_child(kill_thread_child, 0);
+
+	check_long("seccomp_kill_thread_process_survives", 0, fate(status));
+	check_long("seccomp_kill_thread_inner_never_returned", -1,
+		   res->returned);
+	check_long("seccomp_kill_thread_others_go_on", getpid(),
+		   res->inner_unmarked);
+}
+
+static void sigsys_handler(int sig __attribute__((unused)), siginfo_t *info,
+			   void *ucontext __attribute__((unused)))
+{
+	res->info = *info;
+}
+
+static void trap_child(unsigned int direct)
+{
+	struct sigaction sa = {
+		.sa_sigaction = sigsys_handler,
+		.sa_flags = SA_SIGINFO,
+	};
+
+	if (sigaction(SIGSYS, &sa, NULL))
+		_exit(98);
+	install_filter(SECCOMP_RET_TRAP | FILTER_DATA, 0);
+	res->returned = direct ? direct_call(TARGET_NR, marked) :
+				 inner_call(marked);
+}
+
+/*
+ * TRAP: SIGSYS's siginfo names the inner syscall and arch, with the
+ * filter's data. As for a direct call, the call returns with the
+ * registers rolled back: its own syscall number, which for the inner call
+ * is indirect()'s.
+ */
+static void test_trap(void)
+{
+	int status = run_child(trap_child, 1);
+
+	check_long("seccomp_trap_direct_child_exits", 0, fate(status));
+	check_long("seccomp_trap_direct_si_syscall", TARGET_NR,
+		   res->info.si_syscall);
+	check_long("seccomp_trap_direct_returns_its_nr", TARGET_NR,
+		   res->returned);
+
+	status = run_child(trap_child, 0);
+	check_long("seccomp_trap_inner_child_exits", 0, fate(status));
+	check_long("seccomp_trap_inner_si_signo", SIGSYS, res->info.si_signo);
+	check_long("seccomp_trap_inner_si_code", SYS_SECCOMP,
+		   res->info.si_code);
+	check_long("seccomp_trap_inner_si_syscall", TARGET_NR,
+		   res->info.si_syscall);
+	check_long("seccomp_trap_inner_si_arch", TEST_ARCH,
+		   res->info.si_arch);
+	check_long("seccomp_trap_inner_si_errno", FILTER_DATA,
+		   res->info.si_errno);
+	check_long("seccomp_trap_inner_returns_outer_nr", __NR_indirect,
+		   res->returned);
+}
+
+/* A supervisor that answers the first call itself and lets the next run. */
+static void *supervisor(void *arg)
+{
+	int listener = (int)(long)arg;
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		memset(&req, 0, sizeof(req));
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req))
+			return NULL;
+		if (round == 0) {
+			res->notif_nr = req.data.nr;
+			res->notif_arch = req.data.arch;
+			res->notif_last_arg = req.data.args[5];
+		}
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		if (round == 0)
+			resp.val = NOTIF_VALUE;
+		else
+			resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp))
+			return NULL;
+	}
+	return NULL;
+}
+
+static void notif_child(unsigned int unused __attribute__((unused)))
+{
+	pthread_t thread;
+	int listener;
+
+	listener = install_filter(SECCOMP_RET_USER_NOTIF,
+				  SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (pthread_create(&thread, NULL, supervisor, (void *)(long)listener))
+		_exit(98);
+	res->inner = inner_call(marked);
+	res->inner_with_ctx = inner_call_with_ctx(marked);
+	pthread_join(thread, NULL);
+}
+
+/*
+ * USER_NOTIF: the supervisor is told of the inner call, with its number,
+ * arch and arguments; its answer is the call's result, and CONTINUE runs
+ * the call.
+ */
+static void test_user_notif(void)
+{
+	int status = run_child(notif_child, 0);
+
+	check_long("seccomp_user_notif_child_exits", 0, fate(status));
+	check_long("seccomp_user_notif_data_nr", TARGET_NR, res->notif_nr);
+	check_long("seccomp_user_notif_data_arch", TEST_ARCH, res->notif_arch);
+	check_long("seccomp_user_notif_data_args", 0x66, res->notif_last_arg);
+	check_long("seccomp_user_notif_answer_returned", NOTIF_VALUE,
+		   res->inner);
+	check_long("seccomp_user_notif_continue_runs", getpid(),
+		   res->inner_with_ctx);
+}
+
+#if defined(__x86_64__)
+#define REG_ORIG_NR(r)	((r).orig_rax)
+#define REG_RET(r)	((r).rax)
+#define REG_ARG0(r)	((r).rdi)
+#else
+#define REG_ORIG_NR(r)	((r).orig_eax)
+#define REG_RET(r)	((r).eax)
+#define REG_ARG0(r)	((r).ebx)
+#endif
+
+/* What the tracer does when told of the TRACE verdict. */
+enum trace_mode { TRACE_NO_TRACER, TRACE_CONTINUE, TRACE_SKIP, TRACE_REWRITE };
+
+static void trace_child(unsigned int mode)
+{
+	if (mode != TRACE_NO_TRACER) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(98);
+		raise(SIGSTOP);
+	}
+	install_filter(SECCOMP_RET_TRACE | FILTER_DATA, 0);
+	res->direct = mode == TRACE_NO_TRACER ? direct_call(TARGET_NR, marked) : 0;
+	res->inner = inner_call(marked);
+}
+
+/*
+ * Trace a child through its TRACE event. Return the event message, or
+ * -1 if no event came; the registers at the event go to @regs.
+ */
+static long trace_one(enum trace_mode mode, struct user_regs_struct *regs,
+		      long *child_fate)
+{
+	long msg = -1;
+	unsigned long evmsg;
+	int status;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (pid == 0) {
+		alarm(CHILD_TIME_LIMIT);
+		trace_child(mode);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		ksft_exit_fail_msg("tracee did not stop\n");
+	if (ptrace(PTRACE_SETOPTIONS, pid, NULL,
+		   (void *)(PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL)))
+		ksft_exit_fail_msg("PTRACE_SETOPTIONS: %s\n", strerror(errno));
+	ptrace(PTRACE_CONT, pid, NULL, NULL);
+	for (;;) {
+		if (waitpid(pid, &status, 0) != pid)
+			ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+		if (!WIFSTOPPED(status))
+			break;
+		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
+			ptrace(PTRACE_GETEVENTMSG, pid, NULL, &evmsg);
+			msg = evmsg;
+			ptrace(PTRACE_GETREGS, pid, NULL, regs);
+			if (mode == TRACE_SKIP) {
+				struct user_regs_struct skip = *regs;
+
+				REG_ORIG_NR(skip) = -1;
+				REG_RET(skip) = -FILTER_ERRNO;
+				ptrace(PTRACE_SETREGS, pid, NULL, &skip);
+			} else if (mode == TRACE_REWRITE) {
+				struct user_regs_struct other = *regs;
+
+				REG_ORIG_NR(other) = REWRITE_NR;
+				ptrace(PTRACE_SETREGS, pid, NULL, &other);
+			}
+			ptrace(PTRACE_CONT, pid, NULL, NULL);
+		} else {
+			ptrace(PTRACE_CONT, pid, NULL,
+			       (void *)(long)WSTOPSIG(status));
+		}
+	}
+	*child_fate = fate(status);
+	return msg;
+}
+
+/*
+ * TRACE: without a tracer the call fails with ENOSYS, as a direct one
+ * does. A tracer stops in the outer call, whose first argument is the
+ * inner call's number, and the inner call runs only if the tracer lets
+ * it; setting the syscall number to -1 skips it with the tracer's value.
+ * Any other number changes nothing: the kernel has its copy of the inner
+ * call, and does not filter the outer registers again in its stead.
+ */
+static void test_trace(void)
+{
+	struct user_regs_struct regs;
+	long child_fate, msg;
+	int status;
+
+	status = run_child(trace_child, TRACE_NO_TRACER);
+	check_long("seccomp_trace_no_tracer_child_exits", 0, fate(status));
+	check_long("seccomp_trace_no_tracer_direct", -ENOSYS, res->direct);
+	check_long("seccomp_trace_no_tracer_inner", -ENOSYS, res->inner);
+
+	memset(&regs, 0, sizeof(regs));
+	msg = trace_one(TRACE_CONTINUE, &regs, &child_fate);
+	check_long("seccomp_trace_child_exits", 0, child_fate);
+	check_long("seccomp_trace_event_data", FILTER_DATA, msg);
+	check_long("seccomp_trace_tracer_sees_outer_nr", __NR_indirect,
+		   (long)REG_ORIG_NR(regs));
+	check_long("seccomp_trace_tracer_sees_inner_nr_in_arg0", TARGET_NR,
+		   (long)REG_ARG0(regs));
+	check_long("seccomp_trace_continue_runs", getpid(), res->inner);
+
+	msg = trace_one(TRACE_SKIP, &regs, &child_fate);
+	check_long("seccomp_trace_skip_child_exits", 0, child_fate);
+	check_long("seccomp_trace_skip_event_data", FILTER_DATA, msg);
+	check_long("seccomp_trace_skip_returns_tracer_value", -FILTER_ERRNO,
+		   res->inner);
+
+	msg = trace_one(TRACE_REWRITE, &regs, &child_fate);
+	check_long("seccomp_trace_rewrite_child_exits", 0, child_fate);
+	check_long("seccomp_trace_rewrite_leaves_inner_call", getpid(),
+		   res->inner);
+}
+
+int main(void)
+{
+	ksft_print_header();
+	indirect_require();
+	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	ksft_set_plan(3 * 5 + 3 + 3 + 10 + 6 + 13);
+
+	test_returning_verdict("errno", SECCOMP_RET_ERRNO | FILTER_ERRNO,
+			       -FILTER_ERRNO);
+	test_returning_verdict("log", SECCOMP_RET_LOG, getpid());
+	test_returning_verdict("allow", SECCOMP_RET_ALLOW, getpid());
+	test_kill_process();
+	test_kill_thread();
+	test_trap();
+	test_user_notif();
+	test_trace();
+	ksft_finished();
+}
