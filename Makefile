@@ -21,6 +21,28 @@ ifeq ($(strip $(ARCH)),)
 $(error ARCH is empty: choose from $(TARGETS))
 endif
 
+# DEBUG=1: the debug kernels (scripts/kconfig/debug*.config: KASAN on
+# x86-64, kmemleak, UBSAN, lockdep, DEBUG_ATOMIC_SLEEP), each with its own
+# config stamp, build folder, initramfs and logs in build/<target>-debug/,
+# so that a debug run and a normal one never rebuild each other's kernel.
+ifneq ($(filter-out 0 1,$(DEBUG))$(word 2,$(DEBUG)),)
+$(error DEBUG='$(DEBUG)': use DEBUG=1 for the debug kernels, DEBUG=0 or no DEBUG for the normal ones)
+endif
+KVARIANT := $(if $(filter 1,$(DEBUG)),-debug)
+# The fragments a variant adds to those of configure-kernel.sh.
+variant_fragments = $(if $(KVARIANT),scripts/kconfig/debug.config \
+	scripts/kconfig/debug-$(1).config)
+# What run-qemu.sh needs to know of a variant: its memory, kernel command
+# line and timeout, from scripts/targets/<target>.conf.
+variant_env = $(if $(KVARIANT),KERNEL_VARIANT=$(KVARIANT:-%=%) )
+# Benchmarks of a debug kernel measure the checkers; the numbering check
+# reads the normal builds' generated headers.
+ifneq ($(KVARIANT),)
+ifneq ($(filter bench bench-% check-numbering,$(MAKECMDGOALS)),)
+$(error $(filter bench bench-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: not meaningful on the debug kernels; drop DEBUG=1)
+endif
+endif
+
 # Targets, built one at a time: each kernel build uses every core itself.
 .NOTPARALLEL:
 # ARCH=... on our command line is ours; kbuild gets its ARCH from the scripts.
@@ -35,14 +57,18 @@ MAKEOVERRIDES :=
 all: matrix
 
 ## test: everything (parser, numbering and man page checks, then "all"); non-zero on any failure
-test: check-parser check-numbering check-man matrix
+# With DEBUG=1, the boots of the debug kernels without the numbering check,
+# which no kernel option changes.
+test: check-parser $(if $(KVARIANT),,check-numbering) check-man matrix
 
 help:
-	@echo "Usage: make [target] [ARCH=i386|x86_64] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
+	@echo "Usage: make [target] [ARCH=i386|x86_64] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
 	@echo
 	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 20
 	@echo
 	@echo "ARCH picks the targets (default: $(TARGETS)); each one runs on its own."
+	@echo "DEBUG=1 builds and boots the debug kernels instead (KASAN on x86_64, kmemleak,"
+	@echo "UBSAN, lockdep, DEBUG_ATOMIC_SLEEP) in build/<target>-debug; any report fails."
 	@echo "Everything is built under build/; the README explains each target."
 
 ## deps: install the missing Debian packages (needs root)
@@ -69,15 +95,17 @@ refresh-patches: $(STAMPS)/series
 
 # Per-target rules. $(1) is the target name.
 define target_rules
-$(STAMPS)/$(1)-config: $(STAMPS)/series scripts/kconfig/common.config \
-		scripts/kconfig/$(1).config scripts/targets/$(1).conf
-	scripts/configure-kernel.sh $(1) $(TREE) $(BUILD)/$(1)/kernel
+$(STAMPS)/$(1)$(KVARIANT)-config: $(STAMPS)/series scripts/kconfig/common.config \
+		scripts/kconfig/$(1).config scripts/targets/$(1).conf \
+		$(call variant_fragments,$(1))
+	scripts/configure-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel \
+		$(addprefix $(CURDIR)/,$(call variant_fragments,$(1)))
 	@touch $$@
 
 # kbuild knows best what to rebuild, so it always runs; the image's time
 # stamp changes only when the kernel did.
-$(BUILD)/$(1)/kernel/arch/x86/boot/bzImage: $(STAMPS)/$(1)-config FORCE
-	scripts/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)/kernel
+$(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage: $(STAMPS)/$(1)$(KVARIANT)-config FORCE
+	scripts/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel
 
 # The uapi headers the tests compile against, from a separate O= folder so
 # that they do not race with the kernel build.
@@ -88,18 +116,21 @@ $(BUILD)/$(1)/headers/include/asm/unistd.h: $(STAMPS)/series FORCE
 $(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf
 	scripts/build-guest-tool.sh $(1) $$< $$@
 
-$(BUILD)/$(1)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
+$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
 		scripts/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
 	scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
 		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b) \
 		$(BUILD)/tests/bench-m$$(b))
 
-# The guest always boots: running the tests is the point of asking.
-boot-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
-	scripts/run-qemu.sh test $(1) $$< $(BUILD)/$(1)/initramfs.cpio.gz \
-		$(BUILD)/$(1)/console.log
-	-scripts/parse-console.py --target $(1) --init rootfs-$(1)/init \
-		--log $(BUILD)/$(1)/console.log --summary $(BUILD)/$(1)/summary.tsv
+# The guest always boots: running the tests is the point of asking. A
+# debug guest adds a kmemleak suite after the suites of /init.
+boot-$(1): $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
+		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
+	$(variant_env)scripts/run-qemu.sh test $(1) $$< \
+		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz $(BUILD)/$(1)$(KVARIANT)/console.log
+	-scripts/parse-console.py --target $(1)$(KVARIANT) --init rootfs-$(1)/init \
+		--log $(BUILD)/$(1)$(KVARIANT)/console.log \
+		--summary $(BUILD)/$(1)$(KVARIANT)/summary.tsv$(if $(KVARIANT), --expect-suite kmemleak)
 
 # A bench boot: the benchmark suites under icount, judged like a test boot
 # first, then reported. BENCH_SIZE is smoke or full.
@@ -112,8 +143,8 @@ bench-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.c
 	scripts/bench-report.py --target $(1) --log $(BUILD)/$(1)/bench.log \
 		--out $(BUILD)/bench $$(BENCH_CHECK) || touch $(BUILD)/bench/$(1).missed
 
-kernel-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage
-image-$(1): $(BUILD)/$(1)/initramfs.cpio.gz
+kernel-$(1): $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage
+image-$(1): $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
 .PHONY: boot-$(1) bench-$(1) kernel-$(1) image-$(1) tests-$(1)
 endef
 
@@ -151,7 +182,7 @@ boot: $(addprefix boot-,$(ARCH))
 
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
-	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)/summary.tsv)
+	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/summary.tsv)
 
 ## bench: measure indirect() against the direct calls, full size (BENCH_SIZE=full)
 bench: BENCH_SIZE ?= full
@@ -180,6 +211,9 @@ feature-off-%: $(STAMPS)/series
 	scripts/build-kernel.sh $* $(TREE) $(BUILD)/$*-feature-off/kernel
 .PHONY: check-feature-off
 
+# check-upstream: the kernel's own selftests, patched against unpatched.
+include scripts/upstream/check-upstream.mk
+
 ## check-man: render the man pages with groff; any warning fails
 check-man: | deps
 	scripts/check-man.sh man/indirect.2
@@ -193,12 +227,14 @@ check-parser:
 shell:
 	@test $(words $(ARCH)) -eq 1 || { echo "make shell: pick one target, ARCH=i386 or ARCH=x86_64"; exit 1; }
 	$(MAKE) kernel-$(ARCH) image-$(ARCH)
-	scripts/run-qemu.sh shell $(ARCH) $(BUILD)/$(ARCH)/kernel/arch/x86/boot/bzImage \
-		$(BUILD)/$(ARCH)/initramfs.cpio.gz
+	$(variant_env)scripts/run-qemu.sh shell $(ARCH) \
+		$(BUILD)/$(ARCH)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
+		$(BUILD)/$(ARCH)$(KVARIANT)/initramfs.cpio.gz
 
 ## clean: remove kernels, tests, images, logs and results (keeps build/linux and busybox)
 clean:
-	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(BUILD)/$(t)-feature-off) \
+	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(BUILD)/$(t)-feature-off $(BUILD)/$(t)-debug) \
+		$(foreach t,$(TARGETS),$(BUILD)/$(t)-unpatched) $(BUILD)/upstream \
 		$(BUILD)/tests $(BUILD)/numbering $(BUILD)/numbering-test \
 		$(BUILD)/bench $(STAMPS)
 

@@ -5,14 +5,16 @@
 #
 # Checks each package with dpkg-query and installs only the missing ones,
 # with apt-get (as root). The i386 foreign architecture is added because
-# the i386 guest's busybox comes from busybox-static:i386.
+# the i386 guest's busybox comes from busybox-static:i386, and the -m32
+# build of the kernel's seccomp selftest (make check-upstream) links the
+# static libcap of libcap-dev:i386.
 set -eu
 STEP=install-deps
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES="linux-source gcc-multilib make qemu-system-x86 busybox-static
 	bc bison flex libelf-dev libssl-dev cpio xz-utils rsync python3
-	ccache git groff-base"
+	ccache git groff-base libcap-dev libcap-dev:i386"
 
 missing=
 for pkg in $PACKAGES; do

@@ -6,6 +6,8 @@
 # Starts from the target's skeleton in rootfs-<target>/ (its /init), adds
 # busybox, the guest harness (scripts/guest/harness.sh and debug-exit) and
 # each <tests-dir> as /tests/<basename>, then writes a gzip'd newc cpio.
+# $INITRAMFS_INIT, when set, is the /init instead of the skeleton's (the
+# upstream boots of make check-upstream).
 set -eu
 STEP=make-initramfs
 . "$(dirname "$0")/lib.sh"
@@ -18,7 +20,8 @@ out=$4
 shift 4
 
 skeleton=$TOP/rootfs-$TARGET
-[ -x "$skeleton/init" ] || die "$skeleton/init is missing or not executable"
+init=${INITRAMFS_INIT:-$skeleton/init}
+[ -x "$init" ] || die "$init is missing or not executable"
 [ -x "$busybox" ] || die "busybox not found at $busybox"
 [ -x "$debug_exit" ] || die "debug-exit not found at $debug_exit"
 
@@ -26,6 +29,7 @@ stage=$(dirname "$out")/rootfs
 rm -rf "$stage"
 mkdir -p "$stage"
 cp -a "$skeleton/." "$stage/"
+cp "$init" "$stage/init"
 mkdir -p "$stage/bin" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp" \
 	"$stage/lib/harness" "$stage/tests"
 cp "$busybox" "$stage/bin/busybox"

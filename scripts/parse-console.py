@@ -3,13 +3,16 @@
 
 Usage: scripts/parse-console.py --target T --init rootfs-T/init --log LOG
                                 [--summary OUT.tsv] [--mode test|bench]
+                                [--expect-suite NAME]...
 
 Reads the console log that run-qemu.sh captured (and LOG.status and
 LOG.stderr beside it), parses the KTAP the guest printed and decides:
 
-  PASS  every suite of the target's /init ran to the end-of-run line, no
-        test failed or crashed, the kernel neither panicked nor oopsed, and
-        the guest reported "pass" through isa-debug-exit.
+  PASS  every suite of the target's /init, and each --expect-suite (the
+        kmemleak suite of a DEBUG=1 kernel), ran to the end-of-run line,
+        no test failed or crashed, the kernel neither panicked nor oopsed
+        nor reported anything, and the guest reported "pass" through
+        isa-debug-exit.
   FAIL  anything else, with one message per problem found.
 
 Writes a per-ABI summary (tab-separated: target, abi, passed, failed,
@@ -36,11 +39,22 @@ STATUS_TIMEOUTS = (124, 137)
 
 PANIC_RE = re.compile(r"Kernel panic - not syncing: ?(.*)")
 # Kernel reports that mean the kernel itself went wrong. They start at
-# column 0; test output is always indented or starts with "#".
+# column 0; test output is always indented or starts with "#". "BUG: "
+# covers KASAN ("BUG: KASAN: slab-out-of-bounds in ...") and
+# DEBUG_ATOMIC_SLEEP ("BUG: sleeping function called from invalid
+# context"); the lockdep headers are those of kernel/locking/lockdep.c;
+# kmemleak says how many leaks a scan found, and its report (which the
+# harness prints indented) starts with "unreferenced object".
 KERNEL_ERROR_RE = re.compile(
     r"^(BUG: .*|Oops: .*|general protection fault.*|kernel BUG at .*|"
     r"WARNING: CPU: .*|UBSAN: .*|KASAN: .*|"
-    r"unreferenced object .*|WARNING: possible .*locking.*)")
+    r"unreferenced object .*|kmemleak: \d+ new suspected memory leaks.*|"
+    r"WARNING: (possible .*|inconsistent lock state|"
+    r".*-safe -> .*-unsafe lock order detected|chain_key collision|"
+    r"Nested lock was not taken|bad unlock balance detected!|"
+    r"bad contention detected!|held lock freed!|.* still has locks held!|"
+    r"lock held when returning to user space!|suspicious RCU usage)|"
+    r"INFO: trying to register non-static key.*)")
 RESULT_RE = re.compile(r"^(not ok|ok)\s+(\d+)\s*(.*)$")
 PLAN_RE = re.compile(r"^1\.\.(\d+)")
 CRASH_RE = re.compile(r"^# harness: (\S+) killed by signal (\d+)(.*)")
@@ -358,13 +372,17 @@ def main():
     ap.add_argument("--summary", help="per-ABI summary to write (TSV)")
     ap.add_argument("--mode", choices=("test", "bench"), default="test",
                     help="which suites of /init the guest ran")
+    ap.add_argument("--expect-suite", action="append", default=[],
+                    metavar="NAME",
+                    help="a suite the guest adds after those of /init "
+                    "(the kmemleak scan of a debug kernel)")
     args = ap.parse_args()
 
     text = read_text(args.log)
     lines = text.splitlines() if text else []
     status = read_status(args.log + ".status")
     stderr = read_text(args.log + ".stderr")
-    wanted = expected_suites(args.init, args.mode)
+    wanted = expected_suites(args.init, args.mode) + args.expect_suite
 
     suites, order, events = parse(lines)
     msgs, rows = judge(args.target, wanted, suites, order, events, status,

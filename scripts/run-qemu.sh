@@ -16,6 +16,9 @@
 #        shell (Ctrl-A X quits QEMU).
 # KVM is not used: it does not work on the machines this runs on.
 # $KERNEL_APPEND adds kernel command-line arguments.
+# $KERNEL_VARIANT=debug boots a kernel of "make test DEBUG=1": the guest gets
+# the target's DEBUG_QEMU_MEM and DEBUG_APPEND, and the default timeout is
+# its DEBUG_BOOT_TIMEOUT (scripts/targets/<target>.conf).
 set -eu
 STEP=run-qemu
 . "$(dirname "$0")/lib.sh"
@@ -30,15 +33,26 @@ log=${5:-}
 [ -f "$initramfs" ] || die "initramfs $initramfs not found"
 command -v "$QEMU" >/dev/null || die "$QEMU not found; install qemu-system-x86"
 
+mem=$QEMU_MEM
+variant_append=
+default_timeout=900
+case ${KERNEL_VARIANT:-} in
+'')	;;
+debug)	mem=$DEBUG_QEMU_MEM
+	variant_append="$DEBUG_APPEND "
+	default_timeout=$DEBUG_BOOT_TIMEOUT ;;
+*)	die "unknown KERNEL_VARIANT '$KERNEL_VARIANT' (empty or debug)" ;;
+esac
+
 # panic=-1 turns a panic into a reset, and -no-reboot turns that into an exit.
-append="console=ttyS0 panic=-1 harness.mode=$mode ${KERNEL_APPEND:-}"
+append="console=ttyS0 panic=-1 harness.mode=$mode $variant_append${KERNEL_APPEND:-}"
 icount=
 if [ "$mode" = bench ]; then
 	append="$append harness.bench=${BENCH_SIZE:-smoke}"
 	icount="-icount shift=0,sleep=off"
 fi
 set -- "$QEMU" -nodefaults -display none -no-reboot -accel tcg \
-	-cpu "$QEMU_CPU" -m "$QEMU_MEM" \
+	-cpu "$QEMU_CPU" -m "$mem" \
 	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $icount
 
@@ -48,7 +62,7 @@ shell)
 	;;
 test|bench)
 	[ -n "$log" ] || die "test mode needs a <console-log> path"
-	timeout=${BOOT_TIMEOUT:-900}
+	timeout=${BOOT_TIMEOUT:-$default_timeout}
 	rm -f "$log" "$log.status" "$log.stderr"
 	start=$(date +%s.%N)
 	status=0

@@ -13,9 +13,9 @@ cases_begin() {
 }
 
 # expect_case <num> <name> <expect-file> <exit-status> <output>
-#   The expect file holds an "exit=<status>" line, an optional
-#   "target=<target>" line for the caller, and fixed strings the output
-#   must contain.
+#   The expect file holds an "exit=<status>" line, optional
+#   "target=<target>" and "args=<arguments>" lines for the caller, and
+#   fixed strings the output must contain.
 #   Prints the output as KTAP diagnostics, then the case's result line
 #   and, on failure, what differed; returns 1 if the case failed.
 expect_case() {
@@ -25,7 +25,7 @@ expect_case() {
 	[ "$got_exit" = "$want_exit" ] ||
 		bad="expected exit $want_exit, got $got_exit"
 	while IFS= read -r want; do
-		case $want in exit=*|target=*|'') continue ;; esac
+		case $want in exit=*|target=*|args=*|'') continue ;; esac
 		printf '%s\n' "$out" | grep -qF -- "$want" ||
 			bad="${bad:+$bad; }expected output to contain: $want"
 	done < "$expect"

@@ -6,8 +6,10 @@
 # Each folder in scripts/tests/console/ is one recorded boot: console.log,
 # console.log.status (and console.log.stderr) as run-qemu.sh writes them,
 # plus "init", the /init the guest ran (it lists the suites expected),
-# and "expect": a "target=<t>" line, an "exit=<status>" line and then
-# lines that the parser's output must contain, one fixed string each.
+# and "expect": a "target=<t>" line, an "exit=<status>" line, an optional
+# "args=<more arguments>" line (such as "--expect-suite kmemleak", for a
+# DEBUG=1 boot) and then lines that the parser's output must contain, one
+# fixed string each.
 # Prints KTAP; exits 1 if any case fails.
 set -eu
 STEP=test-parse-console
@@ -19,9 +21,12 @@ for dir in $cases; do
 	n=$((n + 1))
 	name=$(basename "$dir")
 	target=$(sed -n 's/^target=//p' "$dir/expect")
+	args=$(sed -n 's/^args=//p' "$dir/expect")
 	got_exit=0
+	# $args is split into words on purpose.
+	# shellcheck disable=SC2086
 	out=$("$TOP/scripts/parse-console.py" --target "$target" \
-		--init "$dir/init" --log "$dir/console.log" 2>&1) ||
+		--init "$dir/init" --log "$dir/console.log" $args 2>&1) ||
 		got_exit=$?
 	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done

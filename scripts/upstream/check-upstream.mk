@@ -1,0 +1,82 @@
+# make check-upstream, included by the Makefile: the kernel's own selftests
+# (seccomp_bpf and tools/testing/selftests/x86), built unmodified from the
+# extracted tree, booted on the patched kernels and on unpatched kernels
+# built from the tree's "upstream" tag with the same config; a test that
+# passes unpatched and not patched fails the check. The README's "make
+# check-upstream" section says more. Outputs: build/upstream,
+# build/linux-unpatched (the unpatched tree) and build/<target>-unpatched.
+
+UPSTREAM := $(BUILD)/upstream
+UNPATCHED_TREE := $(BUILD)/linux-unpatched
+# The time limit of each test binary in the guest, in seconds.
+UPSTREAM_TIMEOUT ?= 300
+
+ifneq ($(KVARIANT),)
+ifneq ($(filter check-upstream,$(MAKECMDGOALS)),)
+$(error check-upstream with DEBUG=1: it compares the normal kernels; drop DEBUG=1)
+endif
+endif
+
+## check-upstream: the kernel's seccomp and x86 selftests on patched and unpatched $(ARCH); non-zero on a regression
+check-upstream: $(foreach t,$(ARCH),$(UPSTREAM)/$(t)-unpatched.tsv $(UPSTREAM)/$(t)-patched.tsv)
+	scripts/upstream/compare-results.py --known scripts/upstream/known-failures.tsv \
+		--dir $(UPSTREAM) $(ARCH)
+.PHONY: check-upstream
+
+# Re-exported only when prepare-tree.sh extracted the tree again.
+$(UNPATCHED_TREE)/.harness-commit: $(TREE)/.git/harness-package-version
+	scripts/upstream/export-unpatched.sh $(TREE) $(UNPATCHED_TREE)
+
+# The test binaries of one bitness; <bits>.list changes only when a binary did.
+$(UPSTREAM)/bin/m32.list: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
+	scripts/upstream/build-selftests.sh 32 $(KSFT_DIR) $(BUILD)/i386/headers \
+		$(UPSTREAM)/obj/m32 $(UPSTREAM)/bin/m32
+$(UPSTREAM)/bin/m64.list: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE
+	scripts/upstream/build-selftests.sh 64 $(KSFT_DIR) $(BUILD)/x86_64/headers \
+		$(UPSTREAM)/obj/m64 $(UPSTREAM)/bin/m64
+
+# A boot of target $(1) on kernel $(2) (patched or unpatched) built in $(3),
+# then its per-test results.
+define upstream_boot_rules
+$(UPSTREAM)/$(1)/$(2)/console.log: $(3)/arch/x86/boot/bzImage \
+		$(UPSTREAM)/$(1)/initramfs.cpio.gz
+	@mkdir -p $$(@D)
+	KERNEL_APPEND="harness.timeout=$(UPSTREAM_TIMEOUT) $(KERNEL_APPEND)" \
+		scripts/run-qemu.sh test $(1) $$< $(UPSTREAM)/$(1)/initramfs.cpio.gz $$@
+
+$(UPSTREAM)/$(1)-$(2).tsv: $(UPSTREAM)/$(1)/$(2)/console.log \
+		scripts/upstream/collect-results.py scripts/guest/upstream-$(1).init
+	scripts/upstream/collect-results.py --target $(1) \
+		--init scripts/guest/upstream-$(1).init --log $$< --out $$@
+endef
+
+define upstream_rules
+# The unpatched kernel: the patched one's fragments, less the options that
+# only the series has, checked against the patched .config.
+$(STAMPS)/$(1)-unpatched-config: $(UNPATCHED_TREE)/.harness-commit $(STAMPS)/$(1)-config \
+		scripts/upstream/configure-unpatched.sh scripts/configure-kernel.sh
+	scripts/upstream/configure-unpatched.sh $(1) $(UNPATCHED_TREE) \
+		$(BUILD)/$(1)-unpatched/kernel $(BUILD)/$(1)/kernel/.config
+	@touch $$@
+
+# configure-kernel.sh replaces .config only when it changed, and the
+# unpatched tree does not change: kbuild runs only when the .config did.
+$(BUILD)/$(1)-unpatched/kernel/.config: $(STAMPS)/$(1)-unpatched-config
+	@:
+$(BUILD)/$(1)-unpatched/kernel/arch/x86/boot/bzImage: $(BUILD)/$(1)-unpatched/kernel/.config
+	scripts/build-kernel.sh $(1) $(UNPATCHED_TREE) $(BUILD)/$(1)-unpatched/kernel
+	@touch $$@
+
+# One initramfs for both kernels, with its own /init.
+$(UPSTREAM)/$(1)/initramfs.cpio.gz: scripts/guest/upstream-$(1).init \
+		scripts/guest/harness.sh scripts/make-initramfs.sh $(BUILD)/$(1)/debug-exit \
+		$$(call busybox,$(1)) $$(foreach b,$$(call test_bits,$(1)),$(UPSTREAM)/bin/m$$(b).list)
+	INITRAMFS_INIT=scripts/guest/upstream-$(1).init scripts/make-initramfs.sh $(1) \
+		$$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit $$@ \
+		$$(foreach b,$$(call test_bits,$(1)),$(UPSTREAM)/bin/m$$(b))
+
+$(call upstream_boot_rules,$(1),patched,$(BUILD)/$(1)/kernel)
+$(call upstream_boot_rules,$(1),unpatched,$(BUILD)/$(1)-unpatched/kernel)
+endef
+
+$(foreach t,$(TARGETS),$(eval $(call upstream_rules,$(t))))
