@@ -155,13 +155,9 @@ static long inner_call_with_ctx(const unsigned long *params)
 	return indirect_result(TARGET_NR, cloexec_ctxs, 1, params);
 }
 
-/*
- * Run @child in a child process with fresh results and return its wait
- * status. The child exits 0 when it returns.
- */
-static int run_child(void (*child)(unsigned int), unsigned int arg)
+/* Fork a child that runs @child(@arg) on fresh results, and exits 0. */
+static pid_t start_child(void (*child)(unsigned int), unsigned int arg)
 {
-	int status;
 	pid_t pid;
 
 	memset(res, 0, sizeof(*res));
@@ -176,6 +172,15 @@ static int run_child(void (*child)(unsigned int), unsigned int arg)
 		child(arg);
 		_exit(0);
 	}
+	return pid;
+}
+
+/* Run @child(@arg) in a child and return its wait status. */
+static int run_child(void (*child)(unsigned int), unsigned int arg)
+{
+	pid_t pid = start_child(child, arg);
+	int status;
+
 	if (waitpid(pid, &status, 0) != pid)
 		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
 	return status;
@@ -417,16 +422,7 @@ static long trace_one(enum trace_mode mode, struct user_regs_struct *regs,
 	int status;
 	pid_t pid;
 
-	memset(res, 0, sizeof(*res));
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-	if (pid == 0) {
-		alarm(CHILD_TIME_LIMIT);
-		trace_child(mode);
-		_exit(0);
-	}
+	pid = start_child(trace_child, mode);
 	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
 		ksft_exit_fail_msg("tracee did not stop\n");
 	if (ptrace(PTRACE_SETOPTIONS, pid, NULL,
