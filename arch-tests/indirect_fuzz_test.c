@@ -595,13 +595,14 @@ static void gen_call(struct fuzzer *f, struct call *c)
 
 /*
  * The model of the contexts: read back from memory what the kernel will
- * read, in its order. First every element of the array and every id;
- * then each context in turn, the first that cannot be set ending it.
+ * read, in its order: for each context in turn its element of the array,
+ * its id, then the rest of it, the first that cannot be read or set
+ * ending the chain.
  */
 static long model_ctxs(const struct fuzzer *f, const struct call *c,
 		       unsigned int n, struct effect *e)
 {
-	unsigned long ptrs[INDIRECT_MAX_CTXS];
+	unsigned long ptr;
 	struct raw_ctx ctx;
 	unsigned int i;
 
@@ -610,27 +611,26 @@ static long model_ctxs(const struct fuzzer *f, const struct call *c,
 
 		if (!readable(f, slot, WORD))
 			return -EFAULT;
-		memcpy(&ptrs[i], (void *)slot, WORD);
-		if (!readable(f, ptrs[i], sizeof(ctx.ctx)))
+		ptr = 0;
+		memcpy(&ptr, (void *)slot, WORD);
+		if (!readable(f, ptr, sizeof(ctx.ctx)))
 			return -EFAULT;
-	}
-	for (i = 0; i < n; i++) {
-		memcpy(&ctx.ctx, (void *)ptrs[i], sizeof(ctx.ctx));
+		memcpy(&ctx.ctx, (void *)ptr, sizeof(ctx.ctx));
 		switch (ctx.ctx) {
 		case SYSIND_CTX_OPENFLAGS:
-			if (!readable(f, ptrs[i],
+			if (!readable(f, ptr,
 				      sizeof(struct sysind_ctx_OPENFLAGS)))
 				return -EFAULT;
-			memcpy(&ctx, (void *)ptrs[i],
+			memcpy(&ctx, (void *)ptr,
 			       sizeof(struct sysind_ctx_OPENFLAGS));
 			if (ctx.word & ~O_CLOEXEC)
 				return -EINVAL;
 			e->cloexec = ctx.word & O_CLOEXEC;
 			break;
 		case SYSIND_CTX_SIGMASK:
-			if (!readable(f, ptrs[i], sizeof(ctx)))
+			if (!readable(f, ptr, sizeof(ctx)))
 				return -EFAULT;
-			memcpy(&ctx, (void *)ptrs[i], sizeof(ctx));
+			memcpy(&ctx, (void *)ptr, sizeof(ctx));
 			if (ctx.word != KERNEL_SIGSET_SIZE)
 				return -EINVAL;
 			e->has_mask = true;
