@@ -43,7 +43,9 @@ $(error $(filter bench bench-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: no
 endif
 endif
 
-# Targets, built one at a time: each kernel build uses every core itself.
+# Targets, built one at a time: each kernel build uses every core itself
+# (the two kernels of "make kernels" run side by side, to fill each
+# other's serial stretches).
 .NOTPARALLEL:
 # ARCH=... on our command line is ours; kbuild gets its ARCH from the scripts.
 MAKEOVERRIDES :=
@@ -171,14 +173,17 @@ tests-i386: tests-m32
 tests-x86_64: tests-m64 tests-m32
 .PHONY: tests-m32 tests-m64
 
-## kernels: build the kernels of $(ARCH)
-kernels: $(addprefix kernel-,$(ARCH))
+## kernels: build the kernels of $(ARCH), side by side when there are two
+kernels: $(foreach t,$(ARCH),$(STAMPS)/$(t)$(KVARIANT)-config)
+	scripts/build-kernels.sh $(TREE) \
+		$(foreach t,$(ARCH),$(t)=$(BUILD)/$(t)$(KVARIANT)/kernel)
 ## tests: build the test binaries that $(ARCH) need
 tests: $(addprefix tests-,$(ARCH))
 ## images: build the initramfs images of $(ARCH)
 images: $(addprefix image-,$(ARCH))
 ## boot: boot $(ARCH) and judge each console log (see also: matrix)
-boot: $(addprefix boot-,$(ARCH))
+# The kernels first, together; each boot-<target> then finds its own built.
+boot: kernels $(addprefix boot-,$(ARCH))
 
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
@@ -198,7 +203,7 @@ bench-check: $(addprefix bench-,$(ARCH))
 .PHONY: bench bench-check
 
 ## check-numbering: check the syscall tables, headers and test binaries of $(ARCH)
-check-numbering: $(addprefix kernel-,$(ARCH)) tests
+check-numbering: kernels tests
 	scripts/check-numbering.sh $(TREE) $(BUILD) $(ARCH)
 	scripts/tests/test-check-numbering.sh $(TREE) $(BUILD) $(ARCH)
 .PHONY: check-numbering
