@@ -30,9 +30,10 @@ import os
 import re
 import sys
 
-# The kernel's own reports of trouble: the list of the test boots' parser,
-# scripts/parse-console.py, so that both judge a kernel alike; here a line
-# may start with a printk timestamp.
+# The kernel's own reports of trouble, its panic line and the harness's
+# end-of-run line: those of the test boots' parser, scripts/parse-console.py,
+# so that both judge a kernel alike; here a report may start with a printk
+# timestamp.
 def _console_parser():
     import importlib.util
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
@@ -43,12 +44,13 @@ def _console_parser():
     return module
 
 
+CONSOLE = _console_parser()
 KERNEL_ERROR_RE = re.compile(
     r"^(?:\[\s*\d+\.\d+\]\s*)?(?:"
-    + _console_parser().KERNEL_ERROR_RE.pattern[1:] + ")")
-PANIC_RE = re.compile(r"Kernel panic - not syncing: ?(.*)")
+    + CONSOLE.KERNEL_ERROR_RE.pattern[1:] + ")")
+PANIC_RE = CONSOLE.PANIC_RE
 TARGET_RE = re.compile(r"^# harness: target .*?, kernel (\S+),")
-END_RE = re.compile(r"^# harness: end of run: (pass|fail)")
+END_RE = CONSOLE.END_RE
 SUBTEST_RE = re.compile(r"^  # Subtest: (\S+)")
 RUNNING_RE = re.compile(r"^  # harness: running (\S+?)/(\S+)")
 BINARY_RE = re.compile(r"^  (not ok|ok) \d+ (\S+)\s*(?:#\s*(.*))?$")
