@@ -43,12 +43,27 @@ $(error $(filter bench bench-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: no
 endif
 endif
 
-# Targets, built one at a time: each kernel build uses every core itself
-# (the two kernels of "make kernels" run side by side, to fill each
-# other's serial stretches).
+# One step at a time, but for the boots: "make boot", "matrix", "all" and
+# "test" hand their steps to a parallel make of this Makefile
+# (SIDE_BY_SIDE=1), so that the configs of the two targets, the test
+# binaries and the images are made while the kernels build, and the two
+# guests boot at the same time. Each step's output is shown, whole, when it
+# ends. The two kernels always build side by side, as one step, since each
+# fills the other's serial stretches (kconfig, the links, objtool).
+SIDE_BY_SIDE_JOBS := 3
+# --keep-going: a step that fails does not hide what the others find.
+SIDE_BY_SIDE_MAKE = @echo "make: $@ for $(ARCH), steps side by side; each step's output" \
+		"comes when it ends, and the kernel builds log to" \
+		$(foreach t,$(ARCH),build/$(t)$(KVARIANT)/kernel/build.log); \
+	$(MAKE) --no-print-directory --keep-going -j$(SIDE_BY_SIDE_JOBS) -Otarget \
+	SIDE_BY_SIDE=1 ARCH='$(ARCH)' DEBUG='$(DEBUG)'
+ifneq ($(SIDE_BY_SIDE),1)
 .NOTPARALLEL:
-# ARCH=... on our command line is ours; kbuild gets its ARCH from the scripts.
+endif
+# ARCH=... on our command line is a list of targets, ours: kbuild gets its
+# ARCH from the scripts, and neither it nor a nested make may inherit ours.
 MAKEOVERRIDES :=
+unexport ARCH SIDE_BY_SIDE
 # A step that fails leaves no half-written target behind.
 .DELETE_ON_ERROR:
 
@@ -61,7 +76,8 @@ all: matrix
 ## test: everything (parser, numbering and man page checks, then "all"); non-zero on any failure
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
 # which no kernel option changes.
-test: check-parser $(if $(KVARIANT),,check-numbering) check-man matrix
+test: check-parser check-man deps
+	+$(SIDE_BY_SIDE_MAKE) $(if $(KVARIANT),,check-numbering) matrix
 
 help:
 	@echo "Usage: make [target] [ARCH=i386|x86_64] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
@@ -105,9 +121,12 @@ $(STAMPS)/$(1)$(KVARIANT)-config: $(STAMPS)/series scripts/kconfig/common.config
 	@touch $$@
 
 # kbuild knows best what to rebuild, so it always runs; the image's time
-# stamp changes only when the kernel did.
+# stamp changes only when the kernel did. The kernels of $$(ARCH) are built
+# together (see kernel_images below); this rule is for the others.
+ifeq ($(filter $(1),$(ARCH)),)
 $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage: $(STAMPS)/$(1)$(KVARIANT)-config FORCE
 	scripts/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel
+endif
 
 # The uapi headers the tests compile against, from a separate O= folder so
 # that they do not race with the kernel build.
@@ -115,7 +134,7 @@ $(BUILD)/$(1)/headers/include/asm/unistd.h: $(STAMPS)/series FORCE
 	scripts/install-headers.sh $(1) $(TREE) $(BUILD)/$(1)/headers-obj \
 		$(BUILD)/$(1)/headers
 
-$(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf
+$(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf | deps
 	scripts/build-guest-tool.sh $(1) $$< $$@
 
 $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
@@ -167,27 +186,37 @@ TESTS_MAKE = $(MAKE) -C arch-tests OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
 	HDRS_32=$(BUILD)/i386/headers HDRS_64=$(BUILD)/x86_64/headers
 tests-m32: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
 	+$(TESTS_MAKE) m32
-tests-m64: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE
+# After the -m32 ones, which the x86_64 guest runs too: the two share
+# $(BUILD)/tests/.deps, which each make reads when it starts.
+tests-m64: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE | tests-m32
 	+$(TESTS_MAKE) m64
 tests-i386: tests-m32
 tests-x86_64: tests-m64 tests-m32
 .PHONY: tests-m32 tests-m64
 
-## kernels: build the kernels of $(ARCH), side by side when there are two
-kernels: $(foreach t,$(ARCH),$(STAMPS)/$(t)$(KVARIANT)-config)
+# The kernels of $(ARCH), side by side in one step.
+kernel_images := $(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/kernel/arch/x86/boot/bzImage)
+$(kernel_images) &: $(foreach t,$(ARCH),$(STAMPS)/$(t)$(KVARIANT)-config) FORCE
 	scripts/build-kernels.sh $(TREE) \
 		$(foreach t,$(ARCH),$(t)=$(BUILD)/$(t)$(KVARIANT)/kernel)
+
+## kernels: build the kernels of $(ARCH), side by side when there are two
+kernels: $(kernel_images)
 ## tests: build the test binaries that $(ARCH) need
 tests: $(addprefix tests-,$(ARCH))
 ## images: build the initramfs images of $(ARCH)
 images: $(addprefix image-,$(ARCH))
-## boot: boot $(ARCH) and judge each console log (see also: matrix)
-# The kernels first, together; each boot-<target> then finds its own built.
-boot: kernels $(addprefix boot-,$(ARCH))
+ifeq ($(SIDE_BY_SIDE),1)
+## boot: boot $(ARCH) at the same time and judge each console log (see also: matrix)
+boot: $(addprefix boot-,$(ARCH))
 
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
 	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/summary.tsv)
+else
+boot matrix: deps
+	+$(SIDE_BY_SIDE_MAKE) $@
+endif
 
 ## bench: measure indirect() against the direct calls, full size (BENCH_SIZE=full)
 bench: BENCH_SIZE ?= full
@@ -231,7 +260,7 @@ check-parser:
 ## shell: boot one target (ARCH=i386 or ARCH=x86_64) into a busybox shell
 shell:
 	@test $(words $(ARCH)) -eq 1 || { echo "make shell: pick one target, ARCH=i386 or ARCH=x86_64"; exit 1; }
-	$(MAKE) kernel-$(ARCH) image-$(ARCH)
+	$(MAKE) ARCH=$(ARCH) kernel-$(ARCH) image-$(ARCH)
 	$(variant_env)scripts/run-qemu.sh shell $(ARCH) \
 		$(BUILD)/$(ARCH)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
 		$(BUILD)/$(ARCH)$(KVARIANT)/initramfs.cpio.gz

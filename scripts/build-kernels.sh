@@ -1,10 +1,13 @@
 #!/bin/sh
-# Build several configured kernels side by side, each with build-kernel.sh.
+# Build one or more configured kernels side by side, each with
+# build-kernel.sh.
 #
 # A kernel build leaves cores idle in its serial stretches (kconfig, the
 # host tools, linking vmlinux three times for kallsyms, objtool, the
 # compressed image); a second build running meanwhile fills them. Each
-# build writes to a log of its own, which is shown when it fails.
+# build writes to a log of its own, <out-dir>/build.log, which is shown when
+# it fails (the same with one kernel, so that a build's output is always in
+# the same place).
 #
 # usage: build-kernels.sh <tree-dir> <target>=<out-dir> ...
 set -eu
@@ -21,11 +24,6 @@ for spec in "$@"; do
 	*) die "'$spec' is not <target>=<out-dir>" ;;
 	esac
 done
-
-# One kernel: nothing to overlap, and its output goes straight through.
-if [ $# -eq 1 ]; then
-	exec "$TOP/scripts/build-kernel.sh" "${1%%=*}" "$tree" "${1#*=}"
-fi
 
 pids=
 for spec in "$@"; do

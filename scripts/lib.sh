@@ -9,6 +9,11 @@ TOP=$(cd "$(dirname "$0")" &&
 		cd ..
 	done && pwd) || { echo "$0: cannot find the repository's top" >&2; exit 1; }
 
+# The makes that the scripts run (kbuild's above all) are makes of their
+# own, with their own -j: not jobs of the Makefile's parallel steps, whose
+# job slots, output sync and nesting level they would otherwise inherit.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 # Print a command, then run it.
 run() {
 	printf '  [%s] %s\n' "$STEP" "$*" >&2
