@@ -60,6 +60,11 @@ SIDE_BY_SIDE_MAKE = @echo "make: $@ for $(ARCH), steps side by side; each step's
 ifneq ($(SIDE_BY_SIDE),1)
 .NOTPARALLEL:
 endif
+# The steps that run while the kernels build (uapi headers, test binaries,
+# guest tools, images) take only the cores the kernel builds leave idle:
+# the kernels are the long pole, and slowing them costs more than these
+# steps save.
+BACKGROUND := nice -n 19
 # ARCH=... on our command line is a list of targets, ours: kbuild gets its
 # ARCH from the scripts, and neither it nor a nested make may inherit ours.
 MAKEOVERRIDES :=
@@ -131,15 +136,15 @@ endif
 # The uapi headers the tests compile against, from a separate O= folder so
 # that they do not race with the kernel build.
 $(BUILD)/$(1)/headers/include/asm/unistd.h: $(STAMPS)/series FORCE
-	scripts/install-headers.sh $(1) $(TREE) $(BUILD)/$(1)/headers-obj \
+	$(BACKGROUND) scripts/install-headers.sh $(1) $(TREE) $(BUILD)/$(1)/headers-obj \
 		$(BUILD)/$(1)/headers
 
 $(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf | deps
-	scripts/build-guest-tool.sh $(1) $$< $$@
+	$(BACKGROUND) scripts/build-guest-tool.sh $(1) $$< $$@
 
 $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
 		scripts/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
-	scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
+	$(BACKGROUND) scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
 		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b) \
 		$(BUILD)/tests/bench-m$$(b))
 
@@ -182,7 +187,7 @@ $(BUILD)/busybox/%/bin/busybox: scripts/targets/%.conf | deps
 
 # -m32 tests use the i386 uapi headers and -m64 tests the x86_64 ones. The
 # x86_64 guest runs the very -m32 binaries that the i386 guest runs.
-TESTS_MAKE = $(MAKE) -C arch-tests OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
+TESTS_MAKE = $(BACKGROUND) $(MAKE) -C arch-tests OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
 	HDRS_32=$(BUILD)/i386/headers HDRS_64=$(BUILD)/x86_64/headers
 tests-m32: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
 	+$(TESTS_MAKE) m32

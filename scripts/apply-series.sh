@@ -3,11 +3,14 @@
 #
 # Usage: scripts/apply-series.sh <tree-dir> <patches-dir>
 #
-# The series is applied with "git am" in a second worktree (<tree-dir>.stage)
+# The first time, the series is applied with "git am" in the build tree
+# itself. After that it is applied in a second worktree (<tree-dir>.stage)
 # and the build tree is then checked out at the result. Checkout rewrites
 # only the files that differ, so an edit to one patch rebuilds only what
-# that patch touches. The applied commit is recorded so that local commits
-# or edits in the build tree are never thrown away silently.
+# that patch touches; a fresh tree has nothing built yet, and does without
+# the 1.5 GB checkout of the second worktree. The applied commit is
+# recorded so that local commits or edits in the build tree are never
+# thrown away silently.
 set -eu
 STEP=apply-series
 . "$(dirname "$0")/lib.sh"
@@ -32,31 +35,46 @@ if [ -f "$applied_file" ]; then
 	fi
 fi
 
-if [ ! -d "$stage" ]; then
-	rm -rf "$stage"
-	git -C "$tree" worktree prune
-	run git -C "$tree" worktree add -q --detach "$stage" upstream
-fi
-git -C "$stage" am --abort >/dev/null 2>&1 || true
-git -C "$stage" checkout -q -f --detach upstream
-git -C "$stage" clean -q -f -d -x
-
 base=$(cat "$patches/BASE")
-count=0
-# The series file lists patch names in order; '#' starts a comment.
-for name in $(sed -e 's/#.*//' "$patches/series"); do
-	[ -f "$patches/$name" ] || die "patches/series names $name, which does not exist"
-	if ! out=$(git -C "$stage" -c user.name=harness -c user.email=harness@localhost \
-			am -q --3way --keep-cr "$patches/$name" 2>&1); then
-		git -C "$stage" am --abort >/dev/null 2>&1 || true
-		printf '%s\n' "$out" >&2
-		die "patches/$name does not apply on top of $base" \
-		    "(found $(cat "$tree/.git/harness-package-version"))"
-	fi
-	count=$((count + 1))
-done
 
-new=$(git -C "$stage" rev-parse HEAD)
-run git -C "$tree" checkout -q -f --detach "$new"
+# Apply the series in the worktree $1, which is at "upstream"; $count is
+# then the number of patches applied.
+apply_series_in() {
+	count=0
+	# The series file lists patch names in order; '#' starts a comment.
+	for name in $(sed -e 's/#.*//' "$patches/series"); do
+		[ -f "$patches/$name" ] ||
+			die "patches/series names $name, which does not exist"
+		if ! out=$(git -C "$1" -c user.name=harness -c user.email=harness@localhost \
+				am -q --3way --keep-cr "$patches/$name" 2>&1); then
+			git -C "$1" am --abort >/dev/null 2>&1 || true
+			printf '%s\n' "$out" >&2
+			die "patches/$name does not apply on top of $base" \
+			    "(found $(cat "$tree/.git/harness-package-version"))"
+		fi
+		count=$((count + 1))
+	done
+}
+
+if [ ! -f "$applied_file" ] &&
+   [ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$tree" rev-parse upstream^{commit})" ] &&
+   [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
+	echo "  [$STEP] fresh tree: git am in $tree"
+	git -C "$tree" checkout -q --detach upstream
+	apply_series_in "$tree"
+	new=$(git -C "$tree" rev-parse HEAD)
+else
+	if [ ! -d "$stage" ]; then
+		rm -rf "$stage"
+		git -C "$tree" worktree prune
+		run git -C "$tree" worktree add -q --detach "$stage" upstream
+	fi
+	git -C "$stage" am --abort >/dev/null 2>&1 || true
+	git -C "$stage" checkout -q -f --detach upstream
+	git -C "$stage" clean -q -f -d -x
+	apply_series_in "$stage"
+	new=$(git -C "$stage" rev-parse HEAD)
+	run git -C "$tree" checkout -q -f --detach "$new"
+fi
 echo "$new" > "$applied_file"
 echo "  [$STEP] applied $count patches; build tree at $(git -C "$tree" log -1 --format='%h %s')"
