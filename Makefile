@@ -43,11 +43,11 @@ $(error $(filter bench bench-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: no
 endif
 endif
 
-# One step at a time, but for the boots: "make boot", "matrix", "all" and
-# "test" hand their steps to a parallel make of this Makefile
-# (SIDE_BY_SIDE=1), so that the configs of the two targets, the test
-# binaries and the images are made while the kernels build, and the two
-# guests boot at the same time. Each step's output is shown, whole, when it
+# Steps run one at a time, except that "make boot", "matrix", "all" and
+# "test" hand theirs to a parallel make of this Makefile (SIDE_BY_SIDE=1):
+# the configs of the two targets are written at once, the test binaries
+# and images are made while the kernels build, and the two guests boot at
+# the same time. Each step's output is shown, whole, when it
 # ends. The two kernels always build side by side, as one step, since each
 # fills the other's serial stretches (kconfig, the links, objtool).
 SIDE_BY_SIDE_JOBS := 3
