@@ -47,9 +47,9 @@ endif
 # "test" hand theirs to a parallel make of this Makefile (SIDE_BY_SIDE=1):
 # the configs of the two targets are written at once, the test binaries
 # and images are made while the kernels build, and the two guests boot at
-# the same time. Each step's output is shown, whole, when it
-# ends. The two kernels always build side by side, as one step, since each
-# fills the other's serial stretches (kconfig, the links, objtool).
+# the same time. Each step's output is shown, whole, when it ends. The two
+# kernels always build side by side, as one step, since each fills the
+# other's serial stretches (kconfig, the links, objtool).
 SIDE_BY_SIDE_JOBS := 3
 # --keep-going: a step that fails does not hide what the others find.
 SIDE_BY_SIDE_MAKE = @echo "make: $@ for $(ARCH), steps side by side; each step's output" \
