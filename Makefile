@@ -82,7 +82,7 @@ all: matrix
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
 # which no kernel option changes.
 test: check-parser check-man deps
-	+$(SIDE_BY_SIDE_MAKE) $(if $(KVARIANT),,check-numbering) matrix
+	+$(SIDE_BY_SIDE_MAKE) $(if $(KVARIANT),,check-numbering check-blacklist) matrix
 
 help:
 	@echo "Usage: make [target] [ARCH=i386|x86_64] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
@@ -146,7 +146,8 @@ $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)
 		scripts/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
 	$(BACKGROUND) scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
 		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b) \
-		$(BUILD)/tests/bench-m$$(b))
+		$(BUILD)/tests/bench-m$$(b)) \
+		$$(foreach b,$$(call target_var,$(1),TEST_ONLY_BITS),$(BUILD)/tests/m$$(b))
 
 # The guest always boots: running the tests is the point of asking. A
 # debug guest adds a kmemleak suite after the suites of /init.
@@ -195,9 +196,12 @@ tests-m32: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
 # $(BUILD)/tests/.deps, which each make reads when it starts.
 tests-m64: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE | tests-m32
 	+$(TESTS_MAKE) m64
+# The x32 tests (the x86_64 headers, -mx32), for the x86_64 guest's x32 suite.
+tests-mx32: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE | tests-m64
+	+$(TESTS_MAKE) mx32
 tests-i386: tests-m32
-tests-x86_64: tests-m64 tests-m32
-.PHONY: tests-m32 tests-m64
+tests-x86_64: tests-m64 tests-m32 tests-mx32
+.PHONY: tests-m32 tests-m64 tests-mx32
 
 # The kernels of $(ARCH), side by side in one step.
 kernel_images := $(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/kernel/arch/x86/boot/bzImage)
@@ -242,6 +246,13 @@ check-numbering: kernels tests
 	scripts/tests/test-check-numbering.sh $(TREE) $(BUILD) $(ARCH)
 .PHONY: check-numbering
 
+## check-blacklist: derive from the tree the syscalls indirect() must refuse; check each ABI's blacklist
+# No kernel build: it reads the patched tree only. See scripts/check-blacklist.py.
+check-blacklist: $(STAMPS)/series
+	$(BACKGROUND) scripts/check-blacklist.sh $(TREE) $(BUILD)
+	$(BACKGROUND) scripts/tests/test-check-blacklist.sh $(TREE) $(BUILD)
+.PHONY: check-blacklist
+
 ## check-feature-off: build the kernels of $(ARCH) with CONFIG_INDIRECT_SYSCALL=n
 check-feature-off: $(addprefix feature-off-,$(ARCH))
 feature-off-%: $(STAMPS)/series
@@ -252,6 +263,16 @@ feature-off-%: $(STAMPS)/series
 
 # check-upstream: the kernel's own selftests, patched against unpatched.
 include scripts/upstream/check-upstream.mk
+
+## check-series: apply patches/ one at a time to a fresh tree; each patch must build both kernels, add no W=1 warning and pass checkpatch --strict
+# In build/check-series: a worktree of build/linux at "upstream" (whose own
+# checkout is left alone) and a build folder per target. Not part of "make
+# test": it builds both kernels once per patch. CHECK_SERIES_UPTO=N checks
+# the first N patches only.
+check-series: $(TREE)/.git/harness-package-version
+	scripts/check-series.sh $(if $(CHECK_SERIES_UPTO),--upto $(CHECK_SERIES_UPTO)) \
+		$(TREE) patches $(BUILD)/check-series
+.PHONY: check-series
 
 ## check-man: render the man pages with groff; any warning fails
 check-man: | deps
@@ -275,7 +296,8 @@ clean:
 	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(BUILD)/$(t)-feature-off $(BUILD)/$(t)-debug) \
 		$(foreach t,$(TARGETS),$(BUILD)/$(t)-unpatched) $(BUILD)/upstream \
 		$(BUILD)/tests $(BUILD)/numbering $(BUILD)/numbering-test \
-		$(BUILD)/bench $(STAMPS)
+		$(BUILD)/bench $(BUILD)/check-series $(STAMPS)
+	-git -C $(TREE) worktree prune 2>/dev/null
 
 ## distclean: remove all of build/, the extracted tree included
 distclean:

@@ -1,19 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every syscall on the blacklist of the running ABI gets EINVAL from
- * indirect(), and nothing else happens. Each call runs in a child, with
- * arguments that would make the syscall's effect visible had it run: a
- * fork leaves a second writer of the result pipe, an execve or exit
- * writes no result at all, a sigsuspend hangs, a sigreturn crashes.
- * A missing entry thus fails its test instead of killing the test binary.
- * The 2007 code checked ia32 numbers against the x86-64 list, where for
- * example ia32 fork (2) is open; on ia32 compat these tests catch that.
+ * The blacklist of the running ABI, both ways.
+ *
+ * blocked_*: every syscall on the blacklist gets EINVAL from indirect(),
+ * and nothing else happens. Each call runs in a child, with arguments
+ * that would make the syscall's effect visible had it run: a fork leaves
+ * a second writer of the result pipe, an execve or exit writes no result
+ * at all, a sigreturn crashes, a vm86 call fails otherwise. A missing
+ * entry thus fails its test instead of killing the test binary. The 2007
+ * code checked ia32 numbers against the x86-64 list, where for example
+ * ia32 fork (2) is open; on ia32 compat these tests catch that.
+ *
+ * callable_*: the syscalls that an earlier blacklist refused although
+ * they work on the inner call's own registers or read of the frame only
+ * what a direct call would read (scripts/blacklist/exceptions.tsv): iopl,
+ * sigaltstack, rt_sigsuspend and, on ia32, sigsuspend. Each must do
+ * through indirect() what it does when called directly. They also run in
+ * a child, which a hang or a fault fails visibly.
  */
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/wait.h>
+#include <linux/reboot.h>
 #include <linux/sched.h>
 #include "indirect_test.h"
 
@@ -26,17 +37,16 @@ struct report {
 	long ret;
 };
 
-/* Every 32-bit entry of the list must be tested, not skipped unnoticed. */
+/* Every 32-bit entry of the lists must be tested, not skipped unnoticed. */
 #if defined(__i386__) && !(defined(__NR_sigreturn) && \
 	defined(__NR_sigsuspend) && defined(__NR_vm86old) && defined(__NR_vm86))
-#error "the i386 headers lack a blacklisted syscall number"
+#error "the i386 headers lack a syscall number of the lists"
 #endif
 
 static char *exec_argv[] = { "/bin/busybox", "true", NULL };
 /* indirect(getppid) from indirect(): would return the ppid if it ran. */
 static unsigned long inner_params[INDIRECT_NR_PARAMS];
 static char *exec_envp[] = { NULL };
-static uint64_t empty_mask;
 static struct clone_args clone3_args = { .exit_signal = SIGCHLD };
 
 struct blocked {
@@ -58,20 +68,16 @@ static const struct blocked blocked[] = {
 	  { (unsigned long)AT_FDCWD, (unsigned long)"/bin/busybox",
 	    (unsigned long)exec_argv, (unsigned long)exec_envp } },
 	{ "rt_sigreturn", __NR_rt_sigreturn, { 0 } },
-	{ "rt_sigsuspend", __NR_rt_sigsuspend,
-	  { (unsigned long)&empty_mask, sizeof(empty_mask) } },
-	{ "sigaltstack", __NR_sigaltstack, { 0 } },
-	{ "iopl", __NR_iopl, { 0 } },
 	{ "restart_syscall", __NR_restart_syscall, { 0 } },
 	{ "exit", __NR_exit, { LEAKED_EXIT_STATUS } },
 	{ "exit_group", __NR_exit_group, { LEAKED_EXIT_STATUS } },
+	/* Got through, it would only turn Ctrl-Alt-Del off. */
+	{ "reboot", __NR_reboot,
+	  { LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_CAD_OFF } },
 	{ "indirect", __NR_indirect,
 	  { __NR_getppid, 0, 0, (unsigned long)inner_params } },
 #ifdef __NR_sigreturn
 	{ "sigreturn", __NR_sigreturn, { 0 } },
-#endif
-#ifdef __NR_sigsuspend
-	{ "sigsuspend", __NR_sigsuspend, { 0, 0, 0 } },
 #endif
 #ifdef __NR_vm86old
 	{ "vm86old", __NR_vm86old, { 0 } },
@@ -151,6 +157,291 @@ static int run_blocked(const struct blocked *b, char *what, size_t len)
 	return -1;
 }
 
+/* ------------------------------------------------------------ callable */
+
+/*
+ * Each case runs in a child and returns 0 when the call did through
+ * indirect() what it does directly; otherwise it prints what differed,
+ * with the test's name, and returns -1.
+ */
+struct callable {
+	const char *name;
+	int (*run)(const char *name);
+};
+
+static long via_indirect(long nr, unsigned long a0, unsigned long a1,
+			 unsigned long a2)
+{
+	unsigned long p[INDIRECT_NR_PARAMS] = { a0, a1, a2 };
+
+	return indirect_result(nr, NULL, 0, p);
+}
+
+static long direct3(long nr, unsigned long a0, unsigned long a1,
+		    unsigned long a2)
+{
+	unsigned long p[INDIRECT_NR_PARAMS] = { a0, a1, a2 };
+
+	return direct_call(nr, p);
+}
+
+static int expect_long(const char *name, const char *what, long expected,
+		       long actual)
+{
+	if (expected == actual)
+		return 0;
+	ksft_print_msg("%s: %s: expected %ld, got %ld\n", name, what,
+		       expected, actual);
+	return -1;
+}
+
+/* The signal mask, as the kernel keeps it: 64 bits on every ABI. */
+static uint64_t kernel_mask(void)
+{
+	uint64_t mask = 0;
+	unsigned long p[INDIRECT_NR_PARAMS] = {
+		SIG_BLOCK, 0, (unsigned long)&mask, sizeof(mask),
+	};
+	long ret = direct_call(__NR_rt_sigprocmask, p);
+
+	if (ret)
+		ksft_exit_fail_msg("rt_sigprocmask: %s\n", strerror(-ret));
+	return mask;
+}
+
+/* iopl() to the level the task has (0) changes nothing and returns 0. */
+static int iopl_same_level(const char *name)
+{
+	int bad = 0;
+
+	bad |= expect_long(name, "direct iopl(0)", 0,
+			   direct3(__NR_iopl, 0, 0, 0));
+	bad |= expect_long(name, "indirect(iopl, 0)", 0,
+			   via_indirect(__NR_iopl, 0, 0, 0));
+	return bad;
+}
+
+static inline unsigned char port_in(unsigned short port)
+{
+	unsigned char v;
+
+	asm volatile("inb %w1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+/*
+ * iopl(3) through indirect() gives the task its I/O ports, as a direct
+ * call does: an IN from port 0x80 (the POST port, harmless to read) then
+ * runs instead of faulting. Needs CAP_SYS_RAWIO, which the guest's root
+ * has; without it both calls must give EPERM.
+ */
+static int iopl_raise(const char *name)
+{
+	long ret = via_indirect(__NR_iopl, 3, 0, 0);
+
+	if (ret == -EPERM && geteuid() != 0)
+		return expect_long(name, "direct iopl(3) without privilege",
+				   -EPERM, direct3(__NR_iopl, 3, 0, 0));
+	if (expect_long(name, "indirect(iopl, 3)", 0, ret))
+		return -1;
+	/* A fault here kills the child: the test names the signal. */
+	(void)port_in(0x80);
+	return 0;
+}
+
+static char altstack[64 * 1024] __attribute__((aligned(16)));
+static volatile sig_atomic_t handler_bad, handler_runs;
+static const char *handler_name;
+
+static void set_altstack(void)
+{
+	stack_t ss = {
+		.ss_sp = altstack,
+		.ss_size = sizeof(altstack),
+	};
+
+	if (direct3(__NR_sigaltstack, (unsigned long)&ss, 0, 0))
+		ksft_exit_fail_msg("sigaltstack: %s\n", strerror(errno));
+}
+
+static int same_stack(const char *name, const char *what, const stack_t *want,
+		      const stack_t *got)
+{
+	if (want->ss_sp == got->ss_sp && want->ss_size == got->ss_size &&
+	    want->ss_flags == got->ss_flags)
+		return 0;
+	ksft_print_msg("%s: %s: expected {%p, %zu, flags %d}, got {%p, %zu, flags %d}\n",
+		       name, what, want->ss_sp, want->ss_size, want->ss_flags,
+		       got->ss_sp, got->ss_size, got->ss_flags);
+	return -1;
+}
+
+/* sigaltstack(NULL, &old) answers as the direct call does: not on it. */
+static int sigaltstack_query(const char *name)
+{
+	stack_t direct, via;
+	int bad = 0;
+
+	set_altstack();
+	memset(&direct, 0x5a, sizeof(direct));
+	memset(&via, 0xa5, sizeof(via));
+	bad |= expect_long(name, "direct sigaltstack(NULL, &old)", 0,
+			   direct3(__NR_sigaltstack, 0, (unsigned long)&direct, 0));
+	bad |= expect_long(name, "indirect(sigaltstack, NULL, &old)", 0,
+			   via_indirect(__NR_sigaltstack, 0,
+					(unsigned long)&via, 0));
+	if (bad)
+		return bad;
+	bad |= expect_long(name, "ss_flags of the direct call", 0,
+			   direct.ss_flags);
+	return bad | same_stack(name, "indirect's answer", &direct, &via);
+}
+
+/*
+ * In a handler that runs on the alternate stack, the frame's stack
+ * pointer is on it: indirect() must see SS_ONSTACK as the direct call
+ * does, and refuse a change of the stack with EPERM as it does.
+ */
+static void on_altstack_handler(int sig)
+{
+	stack_t direct, via, other = {
+		.ss_sp = altstack,
+		.ss_size = sizeof(altstack) / 2,
+	};
+
+	(void)sig;
+	handler_runs++;
+	memset(&direct, 0x5a, sizeof(direct));
+	memset(&via, 0xa5, sizeof(via));
+	if (expect_long(handler_name, "direct query on the stack", 0,
+			direct3(__NR_sigaltstack, 0, (unsigned long)&direct, 0)) ||
+	    expect_long(handler_name, "indirect query on the stack", 0,
+			via_indirect(__NR_sigaltstack, 0, (unsigned long)&via,
+				     0)) ||
+	    expect_long(handler_name, "ss_flags of the direct call",
+			SS_ONSTACK, direct.ss_flags) ||
+	    same_stack(handler_name, "indirect's answer on the stack",
+		       &direct, &via) ||
+	    expect_long(handler_name, "direct change on the stack", -EPERM,
+			direct3(__NR_sigaltstack, (unsigned long)&other, 0, 0)) ||
+	    expect_long(handler_name, "indirect change on the stack", -EPERM,
+			via_indirect(__NR_sigaltstack, (unsigned long)&other,
+				     0, 0)))
+		handler_bad = 1;
+}
+
+static int sigaltstack_on_stack(const char *name)
+{
+	struct sigaction sa = {
+		.sa_handler = on_altstack_handler,
+		.sa_flags = SA_ONSTACK,
+	};
+
+	set_altstack();
+	handler_name = name;
+	if (sigaction(SIGUSR2, &sa, NULL))
+		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
+	raise(SIGUSR2);
+	if (expect_long(name, "handler runs", 1, handler_runs))
+		return -1;
+	return handler_bad ? -1 : 0;
+}
+
+static void count_handler(int sig)
+{
+	(void)sig;
+	handler_runs++;
+}
+
+/*
+ * SIGUSR1 is blocked and pending; a suspend whose mask lets it through
+ * returns at once: EINTR after its handler ran once, and the old mask,
+ * SIGUSR1 blocked, is back.
+ */
+static int suspend_case(const char *name, long nr, unsigned long a0,
+			unsigned long a1, unsigned long a2)
+{
+	struct sigaction sa = { .sa_handler = count_handler };
+	sigset_t usr1;
+	uint64_t before;
+	int bad = 0;
+
+	if (sigaction(SIGUSR1, &sa, NULL))
+		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, NULL);
+	raise(SIGUSR1);
+	before = kernel_mask();
+	handler_runs = 0;
+	bad |= expect_long(name, "result", -EINTR, via_indirect(nr, a0, a1, a2));
+	bad |= expect_long(name, "handler runs", 1, handler_runs);
+	if (kernel_mask() != before) {
+		ksft_print_msg("%s: mask after: expected %#llx, got %#llx\n",
+			       name, (unsigned long long)before,
+			       (unsigned long long)kernel_mask());
+		bad = -1;
+	}
+	return bad;
+}
+
+static uint64_t empty_mask;
+
+static int rt_sigsuspend_pending(const char *name)
+{
+	return suspend_case(name, __NR_rt_sigsuspend,
+			    (unsigned long)&empty_mask, sizeof(empty_mask), 0);
+}
+
+#ifdef __NR_sigsuspend
+/* i386 sigsuspend(unused, unused, old_sigset_t mask). */
+static int sigsuspend_pending(const char *name)
+{
+	return suspend_case(name, __NR_sigsuspend, 0, 0, 0);
+}
+#endif
+
+static const struct callable callable[] = {
+	{ "callable_iopl_same_level", iopl_same_level },
+	{ "callable_iopl_raise", iopl_raise },
+	{ "callable_sigaltstack_query", sigaltstack_query },
+	{ "callable_sigaltstack_on_stack", sigaltstack_on_stack },
+	{ "callable_rt_sigsuspend_pending", rt_sigsuspend_pending },
+#ifdef __NR_sigsuspend
+	{ "callable_sigsuspend_pending", sigsuspend_pending },
+#endif
+};
+
+/* Run @c in a child; 0 if it passed, else -1 with the reason printed. */
+static int run_callable(const struct callable *c)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		int bad;
+
+		alarm(CHILD_TIMEOUT_MS / 1000);
+		bad = c->run(c->name);
+		fflush(stdout);
+		_exit(bad ? 1 : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		ksft_print_msg("%s: child killed by signal %d (%s)\n", c->name,
+			       WTERMSIG(status),
+			       WTERMSIG(status) == SIGALRM ? "hung" :
+			       strsignal(WTERMSIG(status)));
+	return -1;
+}
+
 int main(void)
 {
 	char name[64], what[128];
@@ -158,9 +449,10 @@ int main(void)
 
 	ksft_print_header();
 	indirect_require();
-	ksft_print_msg("%zu blacklisted syscalls on ABI %s\n",
-		       ARRAY_SIZE(blocked), HARNESS_BUILD_ABI);
-	ksft_set_plan(ARRAY_SIZE(blocked));
+	ksft_print_msg("%zu blacklisted and %zu callable syscall cases on ABI %s\n",
+		       ARRAY_SIZE(blocked), ARRAY_SIZE(callable),
+		       HARNESS_BUILD_ABI);
+	ksft_set_plan(ARRAY_SIZE(blocked) + ARRAY_SIZE(callable));
 	for (i = 0; i < ARRAY_SIZE(blocked); i++) {
 		snprintf(name, sizeof(name), "blocked_%s", blocked[i].name);
 		if (run_blocked(&blocked[i], what, sizeof(what))) {
@@ -169,6 +461,12 @@ int main(void)
 		} else {
 			ksft_test_result_pass("%s\n", name);
 		}
+	}
+	for (i = 0; i < ARRAY_SIZE(callable); i++) {
+		if (run_callable(&callable[i]))
+			ksft_test_result_fail("%s\n", callable[i].name);
+		else
+			ksft_test_result_pass("%s\n", callable[i].name);
 	}
 	ksft_finished();
 }

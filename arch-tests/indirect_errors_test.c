@@ -8,6 +8,13 @@
  * No call, failing or not, leaks a descriptor (the next descriptor number
  * stays the same) or changes the signal mask or a descriptor's flags, and
  * thousands of failing calls with the most contexts leak no memory.
+ *
+ * The checks come in this order: nctxs (E2BIG), then params (EFAULT),
+ * then the contexts (EFAULT, EINVAL), and only then the blacklist
+ * (EINVAL): a blacklisted number with a bad outer argument gets that
+ * argument's error. The blacklisted number used is indirect() itself,
+ * with params for a nested indirect(getppid), so that one that got
+ * through shows as the parent's pid rather than doing harm.
  */
 #include <signal.h>
 #include <sys/socket.h>
@@ -25,6 +32,10 @@ struct errno_case {
 static unsigned long getppid_params[INDIRECT_NR_PARAMS];
 static const unsigned long socket_params[INDIRECT_NR_PARAMS] = {
 	AF_UNIX, SOCK_STREAM,
+};
+/* indirect(getppid, NULL, 0, getppid_params), for a blacklisted call. */
+static const unsigned long nested_params[INDIRECT_NR_PARAMS] = {
+	__NR_getppid, 0, 0, (unsigned long)getppid_params,
 };
 
 static struct indirect_ctx unknown_1 = { .ctx = 1 };
@@ -236,6 +247,33 @@ int main(void)
 		  -ENOSYS },
 		{ "nr_after_indirect_enosys", __NR_indirect + 1, NULL, 0,
 		  getppid_params, -ENOSYS },
+		/* The order of the checks. */
+		{ "e2big_before_params_efault", __NR_getppid, NULL,
+		  INDIRECT_MAX_CTXS + 1, NULL, -E2BIG },
+		{ "params_efault_before_ctx_id_einval", __NR_getppid,
+		  ONE(&unknown_99), 1, params_straddle, -EFAULT },
+		{ "ctx_efault_before_enosys", 100000, ONE(end), 1,
+		  getppid_params, -EFAULT },
+		{ "blacklisted_einval", __NR_indirect, NULL, 0, nested_params,
+		  -EINVAL },
+		{ "blacklisted_valid_ctx_einval", __NR_indirect, cloexec_ctxs, 1,
+		  nested_params, -EINVAL },
+		{ "blacklisted_nctxs_max_plus_1_e2big", __NR_indirect, NULL,
+		  INDIRECT_MAX_CTXS + 1, nested_params, -E2BIG },
+		{ "blacklisted_nctxs_u32_max_e2big", __NR_indirect, NULL,
+		  0xffffffffUL, nested_params, -E2BIG },
+		{ "blacklisted_params_null_efault", __NR_indirect, NULL, 0, NULL,
+		  -EFAULT },
+		{ "blacklisted_params_straddle_guard_efault", __NR_indirect, NULL,
+		  0, params_straddle, -EFAULT },
+		{ "blacklisted_ctxs_null_efault", __NR_indirect, NULL, 1,
+		  nested_params, -EFAULT },
+		{ "blacklisted_ctx_pointer_unmapped_efault", __NR_indirect,
+		  ONE(end), 1, nested_params, -EFAULT },
+		{ "blacklisted_ctx_flags_unmapped_efault", __NR_indirect,
+		  ONE(ctx_straddle), 1, nested_params, -EFAULT },
+		{ "blacklisted_ctx_id_99_einval", __NR_indirect,
+		  ONE(&unknown_99), 1, nested_params, -EINVAL },
 	};
 	/* Cases that set a context before failing, or succeed with one. */
 	const struct errno_case stateful[] = {
@@ -256,6 +294,15 @@ int main(void)
 		  getppid_params, getppid() },
 		{ "sigmask_then_bad_id", __NR_getppid, max_then_bad,
 		  INDIRECT_MAX_CTXS, getppid_params, -EINVAL },
+		/* Blacklisted: refused with the contexts set, then undone. */
+		{ "blacklisted", __NR_indirect, cloexec_ctxs, 1, nested_params,
+		  -EINVAL },
+		{ "blacklisted_max_contexts", __NR_indirect, max_ctxs,
+		  INDIRECT_MAX_CTXS, nested_params, -EINVAL },
+		{ "blacklisted_unmapped_ctx", __NR_indirect, AFTER_CLOEXEC(end), 2,
+		  nested_params, -EFAULT },
+		{ "blacklisted_straddling_ctxs_array", __NR_indirect,
+		  ctxs_straddle, 2, nested_params, -EFAULT },
 	};
 
 	ksft_set_plan(2 * ARRAY_SIZE(cases) + 3 * ARRAY_SIZE(stateful) + 2);

@@ -22,17 +22,18 @@
  *  - an inner call that is harmless (getppid, getpid, sched_yield, close
  *    of a bad descriptor, dup of a probe descriptor, read and write on
  *    /dev/null, poll of nothing, uname, rt_sigprocmask that only reads
- *    the mask); one that the blacklist refuses and that would be
- *    harmless, and visible, had it run (indirect itself, sigaltstack and
- *    iopl that only read, restart_syscall, and clone3, execve and
- *    execveat of NULL, which fail with EFAULT); or a number that is no
- *    syscall (past the table, in its holes, with the x32 bit).
+ *    the mask, sigaltstack that changes nothing, iopl of the level there
+ *    is); one that the blacklist refuses and that would be harmless, and
+ *    visible, had it run (indirect itself, restart_syscall, and clone3,
+ *    execve and execveat of NULL, which fail with EFAULT); or a number
+ *    that is no syscall (past the table, in its holes, with the x32 bit).
  *
  * All the memory a call can reach is in pages that the fuzzer owns, each
  * followed by a PROT_NONE page, so the model knows exactly which bytes
- * the kernel can read. It walks the checks in the kernel's order
- * (blacklist, E2BIG, params, the array and the context ids, each context
- * in turn) and says what the call must return. After every call:
+ * the kernel can read. It walks the checks in the kernel's order (E2BIG,
+ * params, the array and the context ids, each context in turn, and only
+ * then the blacklist) and says what the call must return. After every
+ * call:
  *
  *  - the result is the model's: the inner call's value, or EINVAL,
  *    EFAULT, E2BIG, ENOSYS, EBADF as the case may be, and nothing else;
@@ -133,10 +134,10 @@ enum inner {
 	IN_POLL,
 	IN_UNAME,
 	IN_SIGMASK_QUERY,
+	IN_SIGALTSTACK,
+	IN_IOPL,
 	IN_HARMLESS_COUNT,
 	IN_BL_INDIRECT = IN_HARMLESS_COUNT,
-	IN_BL_SIGALTSTACK,
-	IN_BL_IOPL,
 	IN_BL_RESTART,
 	IN_BL_CLONE3,
 	IN_BL_EXECVE,
@@ -160,9 +161,9 @@ static const struct {
 	[IN_POLL]		= { "poll(none, 0)", __NR_poll },
 	[IN_UNAME]		= { "uname", __NR_uname },
 	[IN_SIGMASK_QUERY]	= { "rt_sigprocmask(query)", __NR_rt_sigprocmask },
+	[IN_SIGALTSTACK]	= { "sigaltstack(NULL, NULL)", __NR_sigaltstack },
+	[IN_IOPL]		= { "iopl(0)", __NR_iopl },
 	[IN_BL_INDIRECT]	= { "indirect (blacklisted)", __NR_indirect },
-	[IN_BL_SIGALTSTACK]	= { "sigaltstack (blacklisted)", __NR_sigaltstack },
-	[IN_BL_IOPL]		= { "iopl (blacklisted)", __NR_iopl },
 	[IN_BL_RESTART]		= { "restart_syscall (blacklisted)",
 				    __NR_restart_syscall },
 	[IN_BL_CLONE3]		= { "clone3 (blacklisted)", __NR_clone3 },
@@ -246,6 +247,8 @@ struct fuzzer {
 
 static long page_size;
 static pid_t my_pid, my_ppid;
+/* What iopl(0) returns when called directly: 0, or ENOSYS without it. */
+static long iopl_ref;
 static struct utsname uts_ref;
 /* /dev/null twice: close-on-exec, and not. Read, written and dup'ed. */
 static int probe_cloexec, probe_plain;
@@ -595,9 +598,9 @@ static void gen_call(struct fuzzer *f, struct call *c)
 
 /*
  * The model of the contexts: read back from memory what the kernel will
- * read, in its order: for each context in turn its element of the array,
- * its id, then the rest of it, the first that cannot be read or set
- * ending the chain.
+ * read, in its order: the whole pointer array first, then for each
+ * context in turn its id and the rest of it, the first that cannot be
+ * read or set ending the chain.
  */
 static long model_ctxs(const struct fuzzer *f, const struct call *c,
 		       unsigned int n, struct effect *e)
@@ -606,11 +609,11 @@ static long model_ctxs(const struct fuzzer *f, const struct call *c,
 	struct raw_ctx ctx;
 	unsigned int i;
 
+	if (n && !readable(f, c->array.addr, n * WORD))
+		return -EFAULT;
 	for (i = 0; i < n; i++) {
 		unsigned long slot = c->array.addr + i * WORD;
 
-		if (!readable(f, slot, WORD))
-			return -EFAULT;
 		ptr = 0;
 		memcpy(&ptr, (void *)slot, WORD);
 		if (!readable(f, ptr, sizeof(ctx.ctx)))
@@ -643,7 +646,11 @@ static long model_ctxs(const struct fuzzer *f, const struct call *c,
 	return 0;
 }
 
-/* What the call must return: a value, -errno, or NEW_FD. */
+/*
+ * What the call must return: a value, -errno, or NEW_FD. The blacklist
+ * comes last: a blacklisted number with a bad outer argument gets that
+ * argument's error, and EINVAL only once its contexts were all set.
+ */
 static long model(const struct fuzzer *f, const struct call *c,
 		  struct effect *e)
 {
@@ -651,8 +658,6 @@ static long model(const struct fuzzer *f, const struct call *c,
 	long ret;
 
 	memset(e, 0, sizeof(*e));
-	if (c->inner >= IN_BL_INDIRECT && c->inner < IN_NOSYS)
-		return -EINVAL;
 	if (n > INDIRECT_MAX_CTXS)
 		return -E2BIG;
 	if (!readable(f, c->params.addr, PARAMS_SIZE))
@@ -660,6 +665,8 @@ static long model(const struct fuzzer *f, const struct call *c,
 	ret = model_ctxs(f, c, n, e);
 	if (ret)
 		return ret;
+	if (c->inner >= IN_BL_INDIRECT && c->inner < IN_NOSYS)
+		return -EINVAL;
 	switch (c->inner) {
 	case IN_GETPPID:
 		return my_ppid;
@@ -671,10 +678,15 @@ static long model(const struct fuzzer *f, const struct call *c,
 		return NEW_FD;
 	case IN_WRITE:
 		return c->p[2];
+	case IN_IOPL:
+		return iopl_ref;
 	case IN_NOSYS:
 		return -ENOSYS;
 	default:
-		/* sched_yield, read at EOF, poll, uname, rt_sigprocmask. */
+		/*
+		 * sched_yield, read at EOF, poll, uname, rt_sigprocmask,
+		 * sigaltstack.
+		 */
 		return 0;
 	}
 }
@@ -1111,6 +1123,8 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	my_pid = getpid();
 	my_ppid = getppid();
+	iopl_ref = direct_call(__NR_iopl,
+			       (const unsigned long[INDIRECT_NR_PARAMS]){ 0 });
 	memset(&uts_ref, 0, sizeof(uts_ref));
 	if (uname(&uts_ref))
 		ksft_exit_fail_msg("uname: %s\n", strerror(errno));

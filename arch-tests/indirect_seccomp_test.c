@@ -6,6 +6,8 @@
  * outer indirect() itself was allowed. Each verdict is checked against a
  * direct call under the same filter: ERRNO, KILL_PROCESS, KILL_THREAD,
  * TRAP, LOG, ALLOW, USER_NOTIF and TRACE (with and without a tracer).
+ * TRAP's SIGSYS handler finds the outer call in its ucontext, as a
+ * direct call's handler finds that call.
  *
  * Every filter matches one call only: getppid() with six marked
  * arguments, on this binary's arch. getppid() ignores its arguments, so
@@ -22,6 +24,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/ucontext.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include "indirect_test.h"
@@ -71,6 +74,12 @@ struct child_results {
 	long notif_arch;
 	long notif_last_arg;
 	siginfo_t info;
+	/* The SIGSYS handler's ucontext: ip, return and argument registers. */
+	unsigned long uc_ip;
+	unsigned long uc_ret;
+	unsigned long uc_arg[INDIRECT_NR_PARAMS];
+	/* The two bytes before uc_ip: the syscall instruction. */
+	unsigned int insn_before_ip;
 };
 
 static struct child_results *res;
@@ -272,10 +281,41 @@ static void test_kill_thread(void)
 		   res->inner_unmarked);
 }
 
+#if defined(__x86_64__)
+#define UC_IP		REG_RIP
+#define UC_RET		REG_RAX
+static const int uc_args[INDIRECT_NR_PARAMS] = {
+	REG_RDI, REG_RSI, REG_RDX, REG_R10, REG_R8, REG_R9,
+};
+/* syscall */
+#define SYSCALL_INSN	0x0f05
+#else
+#define UC_IP		REG_EIP
+#define UC_RET		REG_EAX
+static const int uc_args[INDIRECT_NR_PARAMS] = {
+	REG_EBX, REG_ECX, REG_EDX, REG_ESI, REG_EDI, REG_EBP,
+};
+/*
+ * int $0x80: glibc's own, or the vDSO's, after which the kernel returns
+ * from a SYSENTER or SYSCALL made there.
+ */
+#define SYSCALL_INSN	0xcd80
+#endif
+
 static void sigsys_handler(int sig __attribute__((unused)), siginfo_t *info,
-			   void *ucontext __attribute__((unused)))
+			   void *ucontext)
 {
+	const greg_t *gregs = ((ucontext_t *)ucontext)->uc_mcontext.gregs;
+	const unsigned char *ip;
+	unsigned int i;
+
 	res->info = *info;
+	res->uc_ip = gregs[UC_IP];
+	res->uc_ret = gregs[UC_RET];
+	for (i = 0; i < INDIRECT_NR_PARAMS; i++)
+		res->uc_arg[i] = gregs[uc_args[i]];
+	ip = (const unsigned char *)res->uc_ip;
+	res->insn_before_ip = ip[-2] << 8 | ip[-1];
 }
 
 static void trap_child(unsigned int direct)
@@ -296,17 +336,24 @@ static void trap_child(unsigned int direct)
  * TRAP: SIGSYS's siginfo names the inner syscall and arch, with the
  * filter's data. As for a direct call, the call returns with the
  * registers rolled back: its own syscall number, which for the inner call
- * is indirect()'s.
+ * is indirect()'s. The handler's ucontext holds the outer call's registers,
+ * as a direct call's holds that call's: __NR_indirect in the return
+ * register and indirect()'s arguments in the argument registers. The
+ * call address is the instruction pointer, just after the syscall
+ * instruction of the stub that makes direct calls too (the C library's,
+ * or on ia32 the vDSO's).
  */
 static void test_trap(void)
 {
 	int status = run_child(trap_child, 1);
+	unsigned long direct_call_addr;
 
 	check_long("seccomp_trap_direct_child_exits", 0, fate(status));
 	check_long("seccomp_trap_direct_si_syscall", TARGET_NR,
 		   res->info.si_syscall);
 	check_long("seccomp_trap_direct_returns_its_nr", TARGET_NR,
 		   res->returned);
+	direct_call_addr = (unsigned long)res->info.si_call_addr;
 
 	status = run_child(trap_child, 0);
 	check_long("seccomp_trap_inner_child_exits", 0, fate(status));
@@ -321,6 +368,24 @@ static void test_trap(void)
 		   res->info.si_errno);
 	check_long("seccomp_trap_inner_returns_outer_nr", __NR_indirect,
 		   res->returned);
+	check_long("seccomp_trap_inner_si_call_addr_set", 1,
+		   res->info.si_call_addr != NULL);
+	check_long("seccomp_trap_inner_si_call_addr_is_uc_ip",
+		   (long)res->uc_ip, (long)res->info.si_call_addr);
+	check_long("seccomp_trap_inner_si_call_addr_as_direct",
+		   (long)direct_call_addr, (long)res->info.si_call_addr);
+	check_long("seccomp_trap_inner_syscall_insn_before_ip", SYSCALL_INSN,
+		   res->insn_before_ip);
+	check_long("seccomp_trap_inner_uc_ret_is_outer_nr", __NR_indirect,
+		   (long)res->uc_ret);
+	check_long("seccomp_trap_inner_uc_arg0_is_inner_nr", TARGET_NR,
+		   (long)res->uc_arg[0]);
+	check_long("seccomp_trap_inner_uc_arg1_is_ctxs", 0,
+		   (long)res->uc_arg[1]);
+	check_long("seccomp_trap_inner_uc_arg2_is_nctxs", 0,
+		   (long)res->uc_arg[2]);
+	check_long("seccomp_trap_inner_uc_arg3_is_params", (long)marked,
+		   (long)res->uc_arg[3]);
 }
 
 /* A supervisor that answers the first call itself and lets the next run. */
@@ -465,8 +530,9 @@ static long trace_one(enum trace_mode mode, struct user_regs_struct *regs,
  * does. A tracer stops in the outer call, whose first argument is the
  * inner call's number, and the inner call runs only if the tracer lets
  * it; setting the syscall number to -1 skips it with the tracer's value.
- * Any other number changes nothing: the kernel has its copy of the inner
- * call, and does not filter the outer registers again in its stead.
+ * Any other number refuses it with EPERM: the kernel has its copy of the
+ * inner call and cannot follow the change (indirect_seccomp_trace_test
+ * shows that the call does not run).
  */
 static void test_trace(void)
 {
@@ -497,8 +563,7 @@ static void test_trace(void)
 
 	msg = trace_one(TRACE_REWRITE, &regs, &child_fate);
 	check_long("seccomp_trace_rewrite_child_exits", 0, child_fate);
-	check_long("seccomp_trace_rewrite_leaves_inner_call", getpid(),
-		   res->inner);
+	check_long("seccomp_trace_rewrite_refused", -EPERM, res->inner);
 }
 
 int main(void)
@@ -509,7 +574,7 @@ int main(void)
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (res == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
-	ksft_set_plan(3 * 5 + 3 + 3 + 10 + 6 + 13);
+	ksft_set_plan(3 * 5 + 3 + 3 + 19 + 6 + 13);
 
 	test_returning_verdict("errno", SECCOMP_RET_ERRNO | FILTER_ERRNO,
 			       -FILTER_ERRNO);

@@ -18,7 +18,12 @@
 #include <sys/un.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/indirect.h>
+#include <linux/seccomp.h>
 #include "harness_test.h"
 #include "indirect.h"
 
@@ -141,6 +146,137 @@ static inline long plain_socket_cloexec(void)
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+/*
+ * Seccomp helpers for the tests of what filters make of inner calls.
+ *
+ * The AUDIT_ARCH_* that filters see for this binary's calls: x86-64
+ * natively, i386 for native i386 and ia32 compat alike.
+ */
+#if defined(__x86_64__)
+#define INDIRECT_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#else
+#define INDIRECT_AUDIT_ARCH	AUDIT_ARCH_I386
+#endif
+
+/* si_code of a seccomp SIGSYS, from asm-generic/siginfo.h. */
+#ifndef SYS_SECCOMP
+#define SYS_SECCOMP		1
+#endif
+
+/*
+ * A call that a filter picks out: syscall @nr on this binary's arch, and
+ * each argument i whose bit is set in @args equal to @arg[i].
+ */
+struct seccomp_match {
+	long nr;
+	unsigned int args;
+	unsigned long arg[INDIRECT_NR_PARAMS];
+};
+
+/*
+ * Install a filter that answers @verdict to the calls that @m picks out
+ * and ALLOW to every other call, indirect() included. Return what
+ * seccomp() returned (a listener with SECCOMP_FILTER_FLAG_NEW_LISTENER),
+ * or -errno.
+ */
+static inline int seccomp_install_match(const struct seccomp_match *m,
+					unsigned int verdict,
+					unsigned int flags)
+{
+	struct sock_filter insns[4 + 4 * INDIRECT_NR_PARAMS + 2];
+	struct sock_fprog prog = { .filter = insns };
+	unsigned int n = 0, i, allow;
+	long ret;
+
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr));
+	insns[n++] = (struct sock_filter)
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)m->nr, 0, 0);
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch));
+	insns[n++] = (struct sock_filter)
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, INDIRECT_AUDIT_ARCH, 0, 0);
+	for (i = 0; i < INDIRECT_NR_PARAMS; i++) {
+		unsigned long long v = m->arg[i];
+
+		if (!(m->args & (1u << i)))
+			continue;
+		/* Each argument is 64 bits, the low half first (x86). */
+		insns[n++] = (struct sock_filter)
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				 offsetof(struct seccomp_data, args[i]));
+		insns[n++] = (struct sock_filter)
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned int)v,
+				 0, 0);
+		insns[n++] = (struct sock_filter)
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				 offsetof(struct seccomp_data, args[i]) + 4);
+		insns[n++] = (struct sock_filter)
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+				 (unsigned int)(v >> 32), 0, 0);
+	}
+	insns[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, verdict);
+	allow = n;
+	insns[n++] = (struct sock_filter)
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	/* Every comparison goes on when it holds, and to ALLOW when not. */
+	for (i = 0; i < allow; i++)
+		if (BPF_CLASS(insns[i].code) == BPF_JMP)
+			insns[i].jf = allow - i - 1;
+	prog.len = n;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	ret = syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	return ret < 0 ? -errno : ret;
+}
+
+/* Memory that a forked child writes and its parent reads. */
+static inline void *shared_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	return p;
+}
+
+/* A child's fate: its exit status, or minus the signal that killed it. */
+static inline long child_fate(int status)
+{
+	if (WIFSIGNALED(status))
+		return -WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Run @fn(@arg) in a child that SIGALRM kills after @seconds, so that a
+ * call that never returns fails its case instead of hanging the test, and
+ * return the child's fate: 0 once @fn returned.
+ */
+static inline long run_in_child(void (*fn)(const void *), const void *arg,
+				unsigned int seconds)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		alarm(seconds);
+		fn(arg);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	return child_fate(status);
 }
 
 #endif /* INDIRECT_TEST_H */

@@ -4,13 +4,29 @@
  * close-on-exec descriptors, set errno the libc way, and fail cleanly
  * with ENOSYS where the kernel has no indirect(). That kernel is played
  * by a seccomp filter that answers ENOSYS to __NR_indirect, in a child.
+ *
+ * A SIGMASK built by the library never blocks the C library's own
+ * signals, 32 and 33 (glibc's SIGCANCEL and SIGSETXID), as
+ * pthread_sigmask() never does: while one thread waits in indirect()
+ * with every other signal blocked, setresuid() in another thread, which
+ * sends SIGSETXID to every thread and waits for each to answer, returns.
  */
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "indirect_test.h"
+
+/* Signals 32 and 33, the C library's own, as bits of a kernel mask. */
+#define LIBC_SIGNALS	(3ULL << 31)
+/* Bit n - 1 for signal n. */
+#define SIGBIT(sig)	(1ULL << ((sig) - 1))
+/* How long setresuid() may take before the test counts it as hung. */
+#define SETXID_SECONDS	10
 
 static int listen_fd;
 static struct sockaddr_un listen_addr;
@@ -110,6 +126,9 @@ static int child_without_indirect(void)
 	EXPECT_ENOSYS(indirect_pipe_cloexec(fds));
 	EXPECT_ENOSYS(indirect_dup_cloexec(1));
 	EXPECT_ENOSYS(indirect_call(__NR_getppid, NULL, 0));
+	EXPECT_ENOSYS(indirect_pread64(NULL, 0, 0, &failures, 1, 0));
+	EXPECT_ENOSYS(indirect_pwrite64(NULL, 0, 1, "", 1, 0));
+	EXPECT_ENOSYS(indirect_fallocate(NULL, 0, 1, 0, 0, 1));
 	/* Nothing was created: the next descriptor is still the same. */
 	failures += dup(0) != next;
 	return failures;
@@ -133,14 +152,226 @@ static void test_enosys(void)
 			   WEXITSTATUS(status));
 }
 
+/* Report test @name as passed when the two 64-bit masks are equal. */
+static void check_mask(const char *name, uint64_t expected, uint64_t actual)
+{
+	if (expected == actual) {
+		ksft_test_result_pass("%s\n", name);
+		return;
+	}
+	ksft_print_msg("%s: expected %#018llx, got %#018llx\n", name,
+		       (unsigned long long)expected, (unsigned long long)actual);
+	ksft_test_result_fail("%s\n", name);
+}
+
+/*
+ * Every bit set, as a memset() or a mask copied from the kernel has it;
+ * glibc's sigfillset() already leaves 32 and 33 out, and sigaddset()
+ * refuses them, so only such a mask shows what the library does.
+ */
+static void raw_full_set(sigset_t *set)
+{
+	memset(set, 0xff, sizeof(*set));
+}
+
+static void test_sigmask_builder_libc_signals(void)
+{
+	struct sysind_ctx_SIGMASK sm;
+	sigset_t full;
+
+	raw_full_set(&full);
+	indirect_ctx_sigmask(&sm, &full);
+	check_mask("sigmask_builder_drops_signals_32_33", ~LIBC_SIGNALS,
+		   sm.sigset);
+}
+
+/*
+ * One thread waits in indirect() with a full mask while another calls
+ * setresuid(); @wait is the call, @release ends it.
+ */
+struct setxid_case {
+	const char *name;
+	long (*wait)(void);
+	void (*release)(void);
+};
+
+static int waiter_pipe[2];
+static int waiter_tid;
+
+static long wait_read_with_ctx_sigmask(void)
+{
+	struct sysind_ctx_SIGMASK sm;
+	const struct indirect_ctx *ctxs[1];
+	sigset_t full;
+	char c;
+
+	raw_full_set(&full);
+	ctxs[0] = indirect_ctx_sigmask(&sm, &full);
+	return indirect_call(__NR_read, ctxs, 1, waiter_pipe[0], &c, 1);
+}
+
+static void release_read(void)
+{
+	if (write(waiter_pipe[1], "x", 1) != 1)
+		ksft_print_msg("write to the waiter's pipe: %s\n",
+			       strerror(errno));
+}
+
+static long wait_paccept(void)
+{
+	sigset_t full;
+
+	raw_full_set(&full);
+	return indirect_paccept(listen_fd, NULL, NULL, &full);
+}
+
+static void release_paccept(void)
+{
+	int c = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	if (c < 0 || connect(c, (struct sockaddr *)&listen_addr, listen_len))
+		ksft_print_msg("connect to the waiter: %s\n", strerror(errno));
+}
+
+static const struct setxid_case setxid_cases[] = {
+	{ "read_ctx_sigmask", wait_read_with_ctx_sigmask, release_read },
+	{ "paccept", wait_paccept, release_paccept },
+};
+
+static void *waiter(void *arg)
+{
+	const struct setxid_case *c = arg;
+
+	__atomic_store_n(&waiter_tid, gettid(), __ATOMIC_SEQ_CST);
+	return (void *)c->wait();
+}
+
+/* The SigBlk line of thread @tid of this process, or 0 when unreadable. */
+static uint64_t thread_sigblk(int tid)
+{
+	char path[64], line[128];
+	uint64_t blk = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigBlk:", 7))
+			blk = strtoull(line + 7, NULL, 16);
+	fclose(f);
+	return blk;
+}
+
+/*
+ * In a child, with SIGALRM after SETXID_SECONDS to end a hang: start the
+ * waiter, wait until its mask shows it inside the call, send that mask
+ * to @report, call setresuid() and end the wait. The exit status is 0,
+ * or says which step failed.
+ */
+static int setxid_child(const struct setxid_case *c, int report)
+{
+	pthread_t thread;
+	uint64_t blk = 0;
+	sigset_t none;
+	void *ret;
+	int i, tid;
+
+	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	alarm(SETXID_SECONDS);
+	listen_fd = unix_listener("libindirect-setxid", &listen_addr,
+				  &listen_len);
+	if (pipe(waiter_pipe) || pthread_create(&thread, NULL, waiter,
+						(void *)c))
+		return 10;
+	/* Outside the call nothing is blocked; inside, SIGUSR1 is. */
+	for (i = 0; i < 500 && !(blk & SIGBIT(SIGUSR1)); i++) {
+		usleep(10000);
+		tid = __atomic_load_n(&waiter_tid, __ATOMIC_SEQ_CST);
+		if (tid)
+			blk = thread_sigblk(tid);
+	}
+	if (!(blk & SIGBIT(SIGUSR1)))
+		return 11;
+	if (write(report, &blk, sizeof(blk)) != sizeof(blk))
+		return 12;
+	/* glibc sends SIGSETXID to the waiter and waits for its answer. */
+	if (setresuid(-1, -1, -1))
+		return 13;
+	c->release();
+	pthread_join(thread, &ret);
+	return 0;
+}
+
+static void test_setxid_during_call(const struct setxid_case *c)
+{
+	char name[96];
+	uint64_t blk;
+	int report[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(report))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid) {
+		close(report[0]);
+		_exit(setxid_child(c, report[1]));
+	}
+	close(report[1]);
+	n = read(report[0], &blk, sizeof(blk));
+	close(report[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+
+	/* All but SIGKILL and SIGSTOP, which the kernel never blocks. */
+	snprintf(name, sizeof(name), "%s_full_mask_in_call_lacks_32_33",
+		 c->name);
+	if (n == sizeof(blk)) {
+		check_mask(name, ~(LIBC_SIGNALS | SIGBIT(SIGKILL) |
+				   SIGBIT(SIGSTOP)), blk);
+	} else {
+		ksft_print_msg("%s: the waiter never showed the call's mask\n",
+			       name);
+		ksft_test_result_fail("%s\n", name);
+	}
+
+	snprintf(name, sizeof(name), "%s_setresuid_in_other_thread_returns",
+		 c->name);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+		ksft_print_msg("%s: setresuid() still waiting after %d s: "
+			       "the waiter blocks SIGSETXID (33)\n", name,
+			       SETXID_SECONDS);
+		ksft_test_result_fail("%s\n", name);
+	} else if (WIFSIGNALED(status)) {
+		ksft_print_msg("%s: child killed by signal %d\n", name,
+			       WTERMSIG(status));
+		ksft_test_result_fail("%s\n", name);
+	} else {
+		/* 10 setup, 11 never in the call, 12 report, 13 setresuid */
+		check_long(name, 0, WEXITSTATUS(status));
+	}
+}
+
 int main(void)
 {
+	unsigned int i;
+
 	ksft_print_header();
 	indirect_require();
-	ksft_set_plan(14);
+	ksft_set_plan(15 + 2 * ARRAY_SIZE(setxid_cases));
 	listen_fd = unix_listener("libindirect", &listen_addr, &listen_len);
 	test_helpers();
 	test_generic_call();
 	test_enosys();
+	test_sigmask_builder_libc_signals();
+	for (i = 0; i < ARRAY_SIZE(setxid_cases); i++)
+		test_setxid_during_call(&setxid_cases[i]);
 	ksft_finished();
 }

@@ -48,6 +48,20 @@ indirect_ctx_openflags(struct sysind_ctx_OPENFLAGS *ctx, unsigned int flags)
 	return (const struct indirect_ctx *)ctx;
 }
 
+/*
+ * The signals from 32 to SIGRTMIN - 1 belong to the C library: glibc's
+ * SIGCANCEL (32) and SIGSETXID (33). setuid() and its kin send SIGSETXID
+ * to every other thread and wait until each has run its handler, so a
+ * thread that waits in indirect() with it blocked hangs them. As
+ * pthread_sigmask() does, drop them from a mask however it was built:
+ * glibc's sigfillset() and sigaddset() leave them out, but a memset() or
+ * a mask copied from the kernel has them.
+ */
+static int libc_internal_signal(int sig)
+{
+	return sig >= 32 && sig < SIGRTMIN;
+}
+
 const struct indirect_ctx *
 indirect_ctx_sigmask(struct sysind_ctx_SIGMASK *ctx, const sigset_t *mask)
 {
@@ -56,7 +70,7 @@ indirect_ctx_sigmask(struct sysind_ctx_SIGMASK *ctx, const sigset_t *mask)
 
 	/* glibc's sigset_t is wider than the kernel's; take signals 1-64. */
 	for (sig = 1; sig <= 64; sig++)
-		if (sigismember(mask, sig) == 1)
+		if (!libc_internal_signal(sig) && sigismember(mask, sig) == 1)
 			bits |= 1ULL << (sig - 1);
 	ctx->ctx = SYSIND_CTX_SIGMASK;
 	ctx->sigsetsize = KERNEL_SIGSET_SIZE;
@@ -118,4 +132,33 @@ int indirect_paccept(int fd, struct sockaddr *addr, socklen_t *len,
 	};
 
 	return indirect_call(__NR_accept4, ctxs, 2, fd, addr, len, 0);
+}
+
+/*
+ * The 64-bit offsets and lengths go through INDIRECT_ARG64(): two words,
+ * low half first, to the ia32 entry points (sys_ia32_pread64(),
+ * sys_ia32_fallocate(), ...), one to the x86-64 ones.
+ */
+ssize_t indirect_pread64(const struct indirect_ctx *const *ctxs,
+			 unsigned int nctxs, int fd, void *buf, size_t count,
+			 int64_t offset)
+{
+	return indirect_call(__NR_pread64, ctxs, nctxs, fd, buf, count,
+			     INDIRECT_ARG64(offset));
+}
+
+ssize_t indirect_pwrite64(const struct indirect_ctx *const *ctxs,
+			  unsigned int nctxs, int fd, const void *buf,
+			  size_t count, int64_t offset)
+{
+	return indirect_call(__NR_pwrite64, ctxs, nctxs, fd, buf, count,
+			     INDIRECT_ARG64(offset));
+}
+
+int indirect_fallocate(const struct indirect_ctx *const *ctxs,
+		       unsigned int nctxs, int fd, int mode, int64_t offset,
+		       int64_t len)
+{
+	return indirect_call(__NR_fallocate, ctxs, nctxs, fd, mode,
+			     INDIRECT_ARG64(offset), INDIRECT_ARG64(len));
 }

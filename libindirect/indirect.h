@@ -9,6 +9,9 @@
  * returns, or -1 with errno set, the libc way. On a kernel without
  * indirect() they fail with ENOSYS and change nothing.
  *
+ * File offsets and lengths are int64_t whatever _FILE_OFFSET_BITS is, so
+ * that no caller can truncate one to a 32-bit off_t on i386.
+ *
  * Contexts are built without casts:
  *
  *	struct sysind_ctx_OPENFLAGS cloexec;
@@ -23,7 +26,9 @@
 #define LIBINDIRECT_INDIRECT_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
 #include <linux/indirect.h>
 
 #ifdef __cplusplus
@@ -41,14 +46,23 @@ int indirect_available(void);
 const struct indirect_ctx *
 indirect_ctx_openflags(struct sysind_ctx_OPENFLAGS *ctx, unsigned int flags);
 
-/* Fill @ctx as a SIGMASK context holding signals 1 to 64 of @mask. */
+/*
+ * Fill @ctx as a SIGMASK context holding signals 1 to 64 of @mask, less
+ * the ones the C library keeps for itself, 32 to SIGRTMIN - 1 (glibc's
+ * SIGCANCEL and SIGSETXID), which pthread_sigmask() never blocks either:
+ * setuid() in one thread signals every other thread and waits for each
+ * to answer, so a thread sleeping in indirect() with them blocked would
+ * hang it.
+ */
 const struct indirect_ctx *
 indirect_ctx_sigmask(struct sysind_ctx_SIGMASK *ctx, const sigset_t *mask);
 
 /*
  * Call syscall @nr with the @nctxs contexts of @ctxs and up to six
  * arguments; those not given are 0. Each argument is converted to
- * unsigned long, as the kernel sees it (pointers included).
+ * unsigned long, as the kernel sees it (pointers included). An argument
+ * wider than unsigned long (a 64-bit offset on i386) does not compile:
+ * pass it as INDIRECT_ARG64(x).
  */
 long indirect_callv(long nr, const struct indirect_ctx *const *ctxs,
 		    unsigned int nctxs, const unsigned long *params);
@@ -56,6 +70,24 @@ long indirect_callv(long nr, const struct indirect_ctx *const *ctxs,
 	indirect_callv((nr), (ctxs), (nctxs),				\
 		       (const unsigned long[INDIRECT_NR_PARAMS]){	\
 			       __VA_OPT__(INDIRECT_ARGS_(__VA_ARGS__)) })
+
+/*
+ * A 64-bit argument of indirect_call(), as the syscall ABI passes it: one
+ * word on x86-64; on i386 and ia32 compat two words, the low half first,
+ * as the kernel's ia32 entry points of pread64, pwrite64, fallocate,
+ * truncate64, ftruncate64, readahead, fadvise64, fadvise64_64,
+ * sync_file_range, preadv and pwritev read them. Not for _llseek, which
+ * takes the high half first. @x is evaluated twice on i386.
+ *
+ *	indirect_call(__NR_pread64, ctxs, 1, fd, buf, n, INDIRECT_ARG64(pos));
+ */
+#if __SIZEOF_LONG__ >= 8
+#define INDIRECT_ARG64(x)	((unsigned long)(uint64_t)(x))
+#else
+#define INDIRECT_ARG64(x)						\
+	((unsigned long)(uint64_t)(x)),					\
+	((unsigned long)((uint64_t)(x) >> 32))
+#endif
 
 /* Close-on-exec from birth, for the calls that have no flags argument. */
 int indirect_socket_cloexec(int domain, int type, int protocol);
@@ -70,8 +102,43 @@ int indirect_dup_cloexec(int fd);
 int indirect_paccept(int fd, struct sockaddr *addr, socklen_t *len,
 		     const sigset_t *mask);
 
-/* Internal: each argument of indirect_call() as an unsigned long. */
+/*
+ * pread64() and pwrite64() at a 64-bit @offset, with the @nctxs contexts
+ * of @ctxs (none: NULL, 0), e.g. a SIGMASK for a read from a file system
+ * that may sleep. The offset reaches the kernel whole on every ABI.
+ */
+ssize_t indirect_pread64(const struct indirect_ctx *const *ctxs,
+			 unsigned int nctxs, int fd, void *buf, size_t count,
+			 int64_t offset);
+ssize_t indirect_pwrite64(const struct indirect_ctx *const *ctxs,
+			  unsigned int nctxs, int fd, const void *buf,
+			  size_t count, int64_t offset);
+
+/*
+ * fallocate() of @len bytes at @offset, both 64-bit on every ABI, with
+ * the @nctxs contexts of @ctxs (none: NULL, 0).
+ */
+int indirect_fallocate(const struct indirect_ctx *const *ctxs,
+		       unsigned int nctxs, int fd, int mode, int64_t offset,
+		       int64_t len);
+
+/*
+ * Internal: each argument of indirect_call() as an unsigned long. In C,
+ * one wider than that fails to compile (the bit-field's width is then
+ * negative) instead of losing its high half; "1 ? x : x" turns an array
+ * into a pointer first, as the cast does.
+ */
+#ifdef __cplusplus
 #define INDIRECT_ARG_(x)	((unsigned long)(x))
+#else
+#define INDIRECT_ARG_(x)						\
+	((unsigned long)(x) + 0 * sizeof(struct {			\
+		int indirect_arg_wider_than_unsigned_long :		\
+			INDIRECT_FITS_(x) ? 1 : -1;			\
+	}))
+#define INDIRECT_FITS_(x)						\
+	(sizeof(1 ? (x) : (x)) <= sizeof(unsigned long))
+#endif
 #define INDIRECT_ARGS_(...)						\
 	INDIRECT_PICK_(__VA_ARGS__, INDIRECT_A6_, INDIRECT_A5_,		\
 		       INDIRECT_A4_, INDIRECT_A3_, INDIRECT_A2_,	\

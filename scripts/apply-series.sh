@@ -52,8 +52,23 @@ apply_series_in() {
 			die "patches/$name does not apply on top of $base" \
 			    "(found $(cat "$tree/.git/harness-package-version"))"
 		fi
+		add_notes "$1" "$patches/$name"
 		count=$((count + 1))
 	done
+}
+
+# git am drops what a patch says below its "---" line; format-patch
+# --notes wrote it there from a git note, so make it a note again, for
+# refresh-patches.sh to write back.
+add_notes() {
+	notes=$(awk '
+		/^---$/ && !dash { dash = 1; next }
+		!dash { next }
+		/^Notes:$/ { on = 1; next }
+		on && (/^ [^ ].*[|] / || /^ [0-9]+ files? changed/ || /^diff --git/) { exit }
+		on { sub(/^    /, ""); print }' "$2")
+	[ -n "$notes" ] || return 0
+	printf '%s\n' "$notes" | git -C "$1" notes add -f -F - HEAD
 }
 
 if [ ! -f "$applied_file" ] &&

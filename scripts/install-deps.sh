@@ -12,9 +12,9 @@ set -eu
 STEP=install-deps
 . "$(dirname "$0")/lib.sh"
 
-PACKAGES="linux-source gcc-multilib make qemu-system-x86 busybox-static
-	bc bison flex libelf-dev libssl-dev cpio xz-utils rsync python3
-	ccache git groff-base libcap-dev libcap-dev:i386"
+PACKAGES="linux-source gcc-multilib libc6-dev-x32 make qemu-system-x86
+	busybox-static bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
+	python3 ccache git groff-base libcap-dev libcap-dev:i386"
 
 missing=
 for pkg in $PACKAGES; do

@@ -6,7 +6,9 @@
 # Edit the series in <tree-dir> with ordinary git (commit --amend, rebase -i,
 # new commits), then run this: every commit since the "upstream" tag becomes
 # patches/NNNN-<subject>.patch again (git format-patch, with zeroed commit
-# ids so that unchanged patches stay byte-for-byte the same). The series
+# ids so that unchanged patches stay byte-for-byte the same; a commit's git
+# note, which apply-series.sh makes of what a patch says below its "---"
+# line, goes back there). The series
 # file keeps its comment lines; the i-th patch name is replaced by the new
 # i-th patch, and extra patches are appended.
 set -eu
@@ -22,7 +24,7 @@ patches=$(cd "$2" && pwd)
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-run git -C "$tree" format-patch -q -n --zero-commit --no-signature \
+run git -C "$tree" format-patch -q -n --zero-commit --no-signature --notes \
 	-o "$out" upstream..HEAD
 new=$(cd "$out" && ls | grep '\.patch$' || true)
 

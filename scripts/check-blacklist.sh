@@ -1,0 +1,39 @@
+#!/bin/sh
+# check-blacklist.sh - run check-blacklist.py on the patched tree.
+#
+# Usage: scripts/check-blacklist.sh <tree-dir> <build-dir>
+#
+# Derives from the tree which syscalls indirect() must refuse on each ABI
+# and checks the blacklists in arch/x86/kernel/indirect.c against that,
+# with the data in scripts/blacklist/ (see check-blacklist.py). No kernel
+# build is needed. The inputs that the checker's own tests change (the
+# syscall tables, indirect.c and the data files) are copied to
+# <build-dir>/blacklist/inputs first; what it parsed of the sources is
+# kept in <build-dir>/blacklist/sources.cache. Set BLACKLIST_SCRATCH to
+# check a changed copy of the inputs instead: its tree/ holds files that
+# replace or add to the tree's, its data/ the data files.
+set -eu
+STEP=check-blacklist
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 2 ] || die "usage: $0 <tree-dir> <build-dir>"
+tree=$1
+build=$2
+
+in=${BLACKLIST_SCRATCH:-$build/blacklist/inputs}
+if [ -z "${BLACKLIST_SCRATCH:-}" ]; then
+	rm -rf "$in"
+	mkdir -p "$in/tree/arch/x86/entry/syscalls" "$in/tree/arch/x86/kernel"
+	for f in arch/x86/entry/syscalls/syscall_32.tbl \
+		arch/x86/entry/syscalls/syscall_64.tbl arch/x86/kernel/indirect.c; do
+		cp "$tree/$f" "$in/tree/$f" || die "no $f in $tree: is the series applied?"
+	done
+	cp -R "$TOP/scripts/blacklist" "$in/data"
+fi
+if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ]; then
+	die "no inputs in $in"
+fi
+
+run python3 "$TOP/scripts/check-blacklist.py" --tree "$tree" \
+	--overlay "$in/tree" --data "$in/data" \
+	--cache "$build/blacklist/sources.cache"

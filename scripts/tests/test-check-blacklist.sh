@@ -1,0 +1,42 @@
+#!/bin/sh
+# test-check-blacklist.sh - test check-blacklist.sh on changed inputs.
+#
+# Usage: scripts/tests/test-check-blacklist.sh <tree-dir> <build-dir>
+#
+# Each folder in scripts/tests/blacklist/ is one case: "mutate", a shell
+# snippet run inside a copy of the real inputs (tree/: the syscall tables
+# and arch/x86/kernel/indirect.c, and any file added there, which the
+# checker reads in place of the tree's or beside them; data/: the data
+# files of scripts/blacklist/), and "expect": an "exit=<status>" line and
+# then fixed strings the checker's output must contain. Run
+# scripts/check-blacklist.sh first: it collects the real inputs. Prints
+# KTAP; exits 1 if any case fails.
+set -eu
+STEP=test-check-blacklist
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/tests/expect.sh"
+
+[ $# -eq 2 ] || die "usage: $0 <tree-dir> <build-dir>"
+tree=$1
+build=$2
+real=$build/blacklist/inputs
+[ -f "$real/tree/arch/x86/kernel/indirect.c" ] ||
+	die "no inputs in $real: run scripts/check-blacklist.sh first"
+
+cases_begin "$TOP/scripts/tests/blacklist"
+for dir in $cases; do
+	n=$((n + 1))
+	name=$(basename "$dir")
+	scratch=$build/blacklist-test/$name
+	rm -rf "$scratch"
+	mkdir -p "$scratch"
+	cp -R "$real/." "$scratch/"
+	status=0
+	(cd "$scratch" && sh -eu "$dir/mutate") || status=$?
+	[ "$status" -eq 0 ] || die "$name: mutate failed with status $status"
+	got_exit=0
+	out=$(BLACKLIST_SCRATCH=$scratch "$TOP/scripts/check-blacklist.sh" \
+		"$tree" "$build" 2>/dev/null) || got_exit=$?
+	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
+done
+[ "$failed" -eq 0 ] || die "check-blacklist.sh misjudged a case (above)"
