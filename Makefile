@@ -78,7 +78,7 @@ unexport ARCH SIDE_BY_SIDE
 ## all: install what is missing, build and boot the targets, print the matrix
 all: matrix
 
-## test: everything (parser, numbering and man page checks, then "all"); non-zero on any failure
+## test: everything (parser, man page, numbering and blacklist checks, then "all"); non-zero on any failure
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
 # which no kernel option changes.
 test: check-parser check-man deps

@@ -6,11 +6,11 @@
 #
 # The unpatched kernel gets the patched kernel's fragments
 # (scripts/kconfig/common.config and <target>.config) minus the options
-# that only the series defines (CONFIG_INDIRECT_SYSCALL,
-# CONFIG_FSALLOC_KUNIT_TEST, ...). They are found by looking each fragment
-# option up in the unpatched tree's Kconfig files, and switched off in
-# <out-dir>/series-only.config, the last fragment handed to
-# scripts/configure-kernel.sh, whose own checks then run unchanged.
+# that only the series defines (CONFIG_INDIRECT_SYSCALL). They are found
+# by looking each fragment option up in the unpatched tree's Kconfig
+# files, and switched off in <out-dir>/series-only.config, the last
+# fragment handed to scripts/configure-kernel.sh, whose own checks then
+# run unchanged.
 # Afterwards the two .config files must agree on every option that the
 # unpatched tree knows; any other difference is an error.
 set -eu
