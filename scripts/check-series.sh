@@ -36,8 +36,9 @@
 #
 # The first failure stops the run: it names the patch, the step and why
 # (the build errors, the new warnings, the checkpatch messages), exits 1
-# and leaves the worktree at that patch. Nothing is stamped: a second run
-# starts again from "upstream", and kbuild rebuilds only what changed.
+# and leaves the worktree at that patch (before it, if it does not apply).
+# Nothing is stamped: a second run starts again from "upstream", and kbuild
+# rebuilds only what changed.
 set -eu
 STEP=check-series
 . "$(dirname "$0")/lib.sh"
@@ -60,6 +61,9 @@ out=$(absdir "$3")
 wt=$out/linux
 logs=$out/logs
 mkdir -p "$logs"
+# The worktree is reset and cleaned at every run: never the tree itself.
+[ ! -d "$wt/.git" ] && [ "$(cd "$wt" 2>/dev/null && pwd -P)" != "$tree" ] ||
+	die "$wt is a repository of its own, not a worktree: choose another <out-dir>"
 
 git -C "$tree" rev-parse -q --verify 'upstream^{commit}' >/dev/null ||
 	die "$tree has no 'upstream' tag; run scripts/prepare-tree.sh first"
@@ -94,17 +98,47 @@ elapsed() {
 # Stop the run: $1 says where, $2 which step, $3 why.
 fail() {
 	printf '\ncheck-series: FAILED at %s, step %s:\n%s\n' "$1" "$2" "$3"
-	echo "check-series: the tree is left there, in $wt"
+	echo "check-series: $wt is left at $(git -C "$wt" log -1 --format='%h %s')"
 	exit 1
 }
 
+# Configure every target for the tree as it is, side by side, as each is
+# mostly one serial kconfig run; $1 says where in the series, for a failure.
+configure_targets() {
+	for t in $TARGETS; do
+		printf '  [%s] %s > %s\n' "$STEP" "scripts/series/configure.sh $t $wt $out/$t" \
+			"$logs/configure-$t.log" >&2
+		"$TOP/scripts/series/configure.sh" "$t" "$wt" "$out/$t" \
+			>"$logs/configure-$t.log" 2>&1 &
+		eval "pid_$t=$!"
+	done
+	failed=
+	for t in $TARGETS; do
+		eval "wait \$pid_$t" || failed="$failed $t"
+		grep '^  \[series-configure\] [^/]' "$logs/configure-$t.log" || true
+	done
+	[ -z "$failed" ] || fail "$1" "configure (${failed# })" \
+		"$(for t in $failed; do tail -n 15 "$logs/configure-$t.log"; done)"
+}
+
+# The first lines of a build log that say what failed: the compiler's,
+# the linker's, modpost's and objtool's errors, and make's for the target.
+first_errors() {
+	grep -E -m 15 -e ': (fatal )?error: |undefined reference|^ld: |^ERROR: ' \
+		-e '\] Error 1$' "$1"
+}
+
 # The warnings of the result file $2 that the baseline $1 does not have,
-# as "<file.c>: <warning as printed>". A warning that an object now has
-# twice and had once is new once.
+# as printed, with the .c file they came from when they are in a header.
+# A warning that an object now has twice and had once is new once.
 new_warnings() {
-	awk -F '\t' 'NR == FNR { seen[$1 FS $2]++; next }
+	awk -F '\t' -v base="$1" 'FILENAME == base { seen[$1 FS $2]++; next }
 		seen[$1 FS $2]-- > 0 { next }
-		{ obj = $1; sub(/\.o$/, ".c", obj); print obj ": " $3 }' "$1" "$2"
+		{
+			c = $1
+			sub(/\.o$/, ".c", c)
+			print index($3, c ":") == 1 ? $3 : $3 " (compiling " c ")"
+		}' "$1" "$2"
 }
 
 # The fresh tree: a worktree of $tree at "upstream". A worktree left by a
@@ -136,10 +170,10 @@ base_files=$(for name in $names; do
 	done | sort -u | while read -r f; do
 		[ ! -f "$wt/$f" ] || echo "$f"
 	done)
+configure_targets upstream
+rm -f "$out"/w1-*
 baseline=
 for t in $TARGETS; do
-	run "$TOP/scripts/series/configure.sh" "$t" "$wt" "$out/$t" ||
-		fail "upstream" "configure ($t)" "the messages above"
 	: > "$out/w1-$t-base.tsv"
 	if [ -n "$base_files" ]; then
 		"$TOP/scripts/series/w1-warnings.sh" "$t" "$wt" "$out/$t" "$out/w1-$t-base.tsv" \
@@ -160,24 +194,22 @@ for name in $names; do
 	echo "check-series: $at"
 
 	run_to "$logs/am.log" git -C "$wt" -c user.name=check-series \
-		-c user.email=check-series@localhost am -q --3way --keep-cr "$patches/$name" || {
+		-c user.email=check-series@localhost am --3way --keep-cr "$patches/$name" || {
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		fail "$at" "git am" "$(cat "$logs/am.log")"
+		# Less git's advice on going on, as the run stops here.
+		fail "$at" "git am" "$(grep -v -e '^hint: ' -e '^When you have resolved' \
+			-e '^If you prefer to skip' -e '^To restore the original' "$logs/am.log")"
 	}
 
 	run_to "$logs/checkpatch.log" "$TOP/scripts/series/checkpatch.sh" "$wt" "$patches/$name" ||
-		fail "$at" checkpatch "$(cat "$logs/checkpatch.log")"
+		fail "$at" checkpatch "$(grep -v '^  \[series-checkpatch\] ' "$logs/checkpatch.log")"
 	sed '$d' "$logs/checkpatch.log"
 	checkpatch=$(tail -n 1 "$logs/checkpatch.log")
 
-	# A patch that adds an option must have it set as the fragments say.
-	for t in $TARGETS; do
-		if [ ! -f "$out/$t/.config" ] ||
-		   git -C "$wt" diff --name-only HEAD~1 HEAD | grep -q 'Kconfig'; then
-			run "$TOP/scripts/series/configure.sh" "$t" "$wt" "$out/$t" ||
-				fail "$at" "configure ($t)" "the messages above"
-		fi
-	done
+	# An option that the patch adds must be set as the fragments say.
+	if git -C "$wt" diff --name-only HEAD~1 HEAD | grep -q 'Kconfig'; then
+		configure_targets "$at"
+	fi
 
 	specs=
 	for t in $TARGETS; do
@@ -189,7 +221,7 @@ for name in $names; do
 			log=$out/$t/build.log
 			grep -q '^build-kernel: error:' "$log" || continue
 			why="$why$t, the first errors in $log:
-$(grep -E -m 15 ': (fatal )?error: |Error [0-9]|undefined reference|\*\*\*' "$log")
+$(first_errors "$log")
 "
 		done
 		fail "$at" "build" "${why:-the messages above}"
