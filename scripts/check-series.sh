@@ -39,6 +39,9 @@
 # and leaves the worktree at that patch (before it, if it does not apply).
 # Nothing is stamped: a second run starts again from "upstream", and kbuild
 # rebuilds only what changed.
+# The lists here ($all, $names, $files, $specs, $TARGETS) are of words
+# without spaces: they are split on purpose.
+# shellcheck disable=SC2086
 set -eu
 STEP=check-series
 . "$(dirname "$0")/lib.sh"
@@ -62,7 +65,7 @@ wt=$out/linux
 logs=$out/logs
 mkdir -p "$logs"
 # The worktree is reset and cleaned at every run: never the tree itself.
-[ ! -d "$wt/.git" ] && [ "$(cd "$wt" 2>/dev/null && pwd -P)" != "$tree" ] ||
+{ [ ! -d "$wt/.git" ] && [ "$(cd "$wt" 2>/dev/null && pwd -P)" != "$tree" ]; } ||
 	die "$wt is a repository of its own, not a worktree: choose another <out-dir>"
 
 git -C "$tree" rev-parse -q --verify 'upstream^{commit}' >/dev/null ||

@@ -23,6 +23,8 @@ scratch=$out/.config-scratch
 rm -rf "$scratch"
 mkdir -p "$scratch"
 run make -s -C "$tree" O="$scratch" ARCH="$KARCH" tinyconfig >/dev/null
+# $fragments is a list of paths without spaces: split on purpose.
+# shellcheck disable=SC2086
 run env ARCH="$KARCH" "$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" \
 	"$scratch/.config" $fragments >/dev/null
 run make -s -C "$tree" O="$scratch" ARCH="$KARCH" olddefconfig >/dev/null
@@ -30,6 +32,7 @@ run make -s -C "$tree" O="$scratch" ARCH="$KARCH" olddefconfig >/dev/null
 # merge_config.sh -m cannot check the result, so check it here: an option
 # whose dependencies are missing is silently dropped by olddefconfig.
 # A later fragment overrides an earlier one, as in merge_config.sh.
+# shellcheck disable=SC2086
 bad=$(cat $fragments | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' \
 	-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' |
 	awk -F= '{ last[$1] = $0; order[$1] = NR }

@@ -7,14 +7,18 @@
 # with apt-get (as root). The i386 foreign architecture is added because
 # the i386 guest's busybox comes from busybox-static:i386, and the -m32
 # build of the kernel's seccomp selftest (make check-upstream) links the
-# static libcap of libcap-dev:i386.
+# static libcap of libcap-dev:i386. shellcheck, node and npm are for
+# "make lint"; npm is installed only when no npm is on the PATH, as Node.js
+# from elsewhere (NodeSource's package, say) brings its own.
 set -eu
 STEP=install-deps
 . "$(dirname "$0")/lib.sh"
 
 PACKAGES="linux-source gcc-multilib libc6-dev-x32 make qemu-system-x86
 	busybox-static bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
-	python3 ccache git groff-base libcap-dev libcap-dev:i386"
+	python3 ccache git groff-base libcap-dev libcap-dev:i386 shellcheck nodejs"
+# <command>=<package>: the package, if the command is missing.
+COMMANDS="npm=npm"
 
 missing=
 for pkg in $PACKAGES; do
@@ -22,6 +26,10 @@ for pkg in $PACKAGES; do
 	     grep -q '^install ok installed$'; then
 		missing="$missing $pkg"
 	fi
+done
+
+for spec in $COMMANDS; do
+	command -v "${spec%%=*}" >/dev/null 2>&1 || missing="$missing ${spec#*=}"
 done
 
 need_i386=
@@ -38,6 +46,7 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 [ -z "$need_i386" ] || run dpkg --add-architecture i386
 run apt-get update -q || die "apt-get update failed"
+# shellcheck disable=SC2086
 [ -z "$missing" ] ||
 	run apt-get install -y -q --no-install-recommends $missing ||
 	die "apt-get install failed for:$missing"

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared helpers for the scripts in scripts/. Source it after "set -eu" and
 # after setting STEP to the script's one-word name.
 
@@ -34,6 +35,8 @@ warn() {
 load_target() {
 	conf="$TOP/scripts/targets/$1.conf"
 	[ -f "$conf" ] || die "unknown target '$1' (no $conf)"
+	# For the caller, like the variables of the file.
+	# shellcheck disable=SC2034
 	TARGET=$1
 	# shellcheck source=/dev/null
 	. "$conf"
@@ -43,3 +46,70 @@ load_target() {
 absdir() {
 	mkdir -p "$1" && (cd "$1" && pwd)
 }
+
+# Seconds as "1m05s".
+format_seconds() {
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}
+
+# The progress stream: fd 9 when the Makefile opened it for its steps
+# (a parallel make with -Otarget shows a step's own output only when the
+# step ends, and a long step would look hung), else stderr. One printf per
+# line, so that the lines of steps running side by side never mix.
+progress_say() {
+	if { true >&9; } 2>/dev/null; then
+		printf '%s\n' "$*" >&9
+	else
+		printf '%s\n' "$*" >&2
+	fi
+}
+
+# progress_begin <label> <command>
+#   Until progress_end, or the script's exit, print every
+#   $PROGRESS_SECONDS (default 30) seconds one line
+#       [<step>] <label>: <what <command> prints>, <elapsed>
+#   on the progress stream. The same plain lines with or without a tty.
+progress_pid=
+progress_begin() {
+	progress_end
+	(
+		begun=$(date +%s)
+		while sleep "${PROGRESS_SECONDS:-30}" >/dev/null 2>&1; do
+			progress_say "  [$STEP] $1: $($2 2>/dev/null || true)," \
+				"$(format_seconds $(($(date +%s) - begun)))"
+		done
+	) &
+	progress_pid=$!
+}
+
+progress_end() {
+	[ -n "$progress_pid" ] || return 0
+	kill "$progress_pid" 2>/dev/null || true
+	wait "$progress_pid" 2>/dev/null || true
+	progress_pid=
+}
+
+# at_exit <function>: run <function> when the script exits, after what the
+# script asked before it, and before the step's time is recorded.
+exit_commands=
+at_exit() {
+	exit_commands="$exit_commands
+$1"
+}
+
+# When the Makefile sets STEP_TIMES, every step adds a line to that file:
+# "<label>\t<seconds>\t<exit status>", which the Makefile prints at the
+# end of "make" and "make test" (scripts/print-step-times.sh). The label
+# is $STEP_LABEL if the script sets it, else the step and its target.
+step_begun=$(date +%s)
+on_exit() {
+	status=$?
+	progress_end
+	eval "$exit_commands"
+	if [ -n "${STEP_TIMES:-}" ]; then
+		printf '%s\t%s\t%s\n' "${STEP_LABEL:-$STEP${TARGET:+ $TARGET}}" \
+			$(($(date +%s) - step_begun)) "$status" >>"$STEP_TIMES" || true
+	fi
+	exit "$status"
+}
+trap on_exit EXIT

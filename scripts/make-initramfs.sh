@@ -44,7 +44,9 @@ for dir in "$@"; do
 	mkdir -p "$dest"
 	found=0
 	for t in "$dir"/*; do
-		[ -f "$t" ] && [ -x "$t" ] || continue
+		if [ ! -f "$t" ] || [ ! -x "$t" ]; then
+			continue
+		fi
 		cp "$t" "$dest/"
 		found=$((found + 1))
 	done

@@ -31,12 +31,16 @@ fi
 if [ -z "$recorded" ] || ! git -C "$tree" rev-parse -q --verify upstream >/dev/null; then
 	rm -rf "$tree" "$tree.extract"
 	mkdir -p "$tree.extract"
+	extracted() { echo "$(find "$tree.extract" -type f | wc -l) files extracted"; }
+	progress_begin "tar" extracted
 	run tar -C "$tree.extract" -xf "$tarball"
 	top=$(ls "$tree.extract")
 	[ "$(echo "$top" | wc -l)" -eq 1 ] || die "unexpected layout in $tarball"
 	mv "$tree.extract/$top" "$tree"
 	rmdir "$tree.extract"
 	# Debian's .gitignore ignores the top level, hence "add -f".
+	added() { echo "$(du -sm "$tree/.git" | cut -f1) MB of objects"; }
+	progress_begin "git add and commit" added
 	run git -C "$tree" init -q
 	run git -C "$tree" add -f -A
 	git -C "$tree" -c user.name=harness -c user.email=harness@localhost \
@@ -44,6 +48,7 @@ if [ -z "$recorded" ] || ! git -C "$tree" rev-parse -q --verify upstream >/dev/n
 		die "could not commit the extracted tree"
 	git -C "$tree" tag upstream
 	echo "$pkg_version" > "$tree/.git/harness-package-version"
+	progress_end
 fi
 
 kver=$(make -s -C "$tree" kernelversion)

@@ -23,18 +23,20 @@ patches=$(cd "$2" && pwd)
 	die "$tree has uncommitted changes; commit them first"
 
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+remove_scratch() { rm -rf "$out"; }
+at_exit remove_scratch
 run git -C "$tree" format-patch -q -n --zero-commit --no-signature --notes \
 	-o "$out" upstream..HEAD
-new=$(cd "$out" && ls | grep '\.patch$' || true)
+new=$(cd "$out" && for f in *.patch; do [ ! -f "$f" ] || echo "$f"; done)
 
 # Old patches go; the cover letter and other files stay.
+# shellcheck disable=SC2013
 for name in $(sed -e 's/#.*//' "$patches/series"); do
 	rm -f "$patches/$name"
 done
 [ -z "$new" ] || cp "$out"/*.patch "$patches/"
 
-printf '%s\n' $new | awk -v series="$patches/series" '
+printf '%s\n' "$new" | awk -v series="$patches/series" '
 	{ new[++n] = $0 }
 	END {
 		i = 0
@@ -47,4 +49,4 @@ printf '%s\n' $new | awk -v series="$patches/series" '
 	}' > "$out/series"
 mv "$out/series" "$patches/series"
 git -C "$tree" rev-parse HEAD > "$tree/.git/harness-applied"
-echo "  [$STEP] wrote $(printf '%s\n' $new | grep -c . || true) patches to $patches"
+echo "  [$STEP] wrote $(printf '%s\n' "$new" | grep -c . || true) patches to $patches"

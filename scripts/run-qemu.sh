@@ -34,6 +34,8 @@ log=${5:-}
 command -v "$QEMU" >/dev/null || die "$QEMU not found; install qemu-system-x86"
 
 mem=$QEMU_MEM
+# Another CPU model than the target's own, for a bench boot with SMAP.
+QEMU_CPU=${QEMU_CPU_MODEL:-$QEMU_CPU}
 variant_append=
 default_timeout=900
 case ${KERNEL_VARIANT:-} in
@@ -51,10 +53,21 @@ if [ "$mode" = bench ]; then
 	append="$append harness.bench=${BENCH_SIZE:-smoke}"
 	icount="-icount shift=0,sleep=off"
 fi
+# $icount is empty or two words: split on purpose.
+# shellcheck disable=SC2086
 set -- "$QEMU" -nodefaults -display none -no-reboot -accel tcg \
 	-cpu "$QEMU_CPU" -m "$mem" \
 	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $icount
+
+# How far a boot is: the KTAP results in the console log so far, and the
+# last suite or test named there.
+boot_status() {
+	results=$(grep -c '^ *\(not \)\?ok [0-9]' "$log" || true)
+	failed=$(grep -c '^ *not ok [0-9]' "$log" || true)
+	last=$(sed -n 's/^ *\(not \)\?ok [0-9]* \([^ #]*\).*/\2/p' "$log" | tail -n 1)
+	printf '%s results, %s not ok%s' "$results" "$failed" "${last:+, last $last}"
+}
 
 case $mode in
 shell)
@@ -64,6 +77,8 @@ test|bench)
 	[ -n "$log" ] || die "test mode needs a <console-log> path"
 	timeout=${BOOT_TIMEOUT:-$default_timeout}
 	rm -f "$log" "$log.status" "$log.stderr"
+	STEP_LABEL="$STEP $mode $TARGET${KERNEL_VARIANT:+ $KERNEL_VARIANT}"
+	progress_begin "$mode $TARGET" boot_status
 	start=$(date +%s.%N)
 	status=0
 	run timeout -k 10 "$timeout" "$@" -serial "file:$log" \
@@ -72,6 +87,7 @@ test|bench)
 	seconds=$(echo "$end - $start" | bc)
 	printf 'status=%s\nseconds=%.1f\ntimeout=%s\n' "$status" "$seconds" \
 		"$timeout" > "$log.status"
+	progress_end
 	echo "  [$STEP] $TARGET: QEMU exited with status $status after ${seconds%.*} s"
 	;;
 *)

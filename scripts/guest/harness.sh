@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # harness.sh - the guest side of the test harness, sourced by each /init.
 #
 # An /init lists its suites with "suite <abi-name> <dir>" and then calls
@@ -49,6 +50,7 @@ harness_mount() {
 
 # Print the value of a harness.<key>= kernel parameter, or <default>.
 harness_param() {
+	# shellcheck disable=SC2013
 	for word in $(cat /proc/cmdline); do
 		case $word in
 		harness.$1=*) echo "${word#*=}"; return ;;
@@ -65,8 +67,8 @@ uptime_cs() {
 
 # Run one binary as subtest <num> of the current suite, indented to depth 2.
 run_binary() {
-	local num=$1 abi=$2 bin=$3
-	local name=${bin##*/} status sig
+	local num="$1" abi="$2" bin="$3"
+	local name="${bin##*/}" status sig
 	echo "  # harness: running $abi/$name"
 	{
 		HARNESS_ABI=$abi timeout -s KILL "$HARNESS_TIMEOUT" "$bin" 2>&1 < /dev/null
@@ -93,7 +95,7 @@ run_binary() {
 # <num>. The file is KTAP of its own: its indented lines are the suite's
 # test cases, already at depth 2, and its last top-level line the verdict.
 run_kunit_results() {
-	local num=$1 results=$2 name
+	local num="$1" results="$2" name
 	name=${results%/results}
 	name=${name##*/}
 	grep '^    ' "$results"
@@ -120,7 +122,7 @@ kmemleak_suite() {
 # advises, drops what the first saw referenced only from a register or a
 # list in flight: the file lists what is still unreferenced after it.
 run_kmemleak_scan() {
-	local num=$1 k=/sys/kernel/debug/kmemleak leaks
+	local num="$1" k=/sys/kernel/debug/kmemleak leaks
 	echo "  # harness: kmemleak: two scans, 6 s apart"
 	sleep 6
 	if ! echo scan 2>/dev/null > $k; then
@@ -142,9 +144,11 @@ run_kmemleak_scan() {
 
 # Run every binary of one suite as top-level test <num>.
 run_suite() {
-	local num=$1 abi=$2 dir=$3 bins count start failed i b
+	local num="$1" abi="$2" dir="$3" bins count start failed i b
 	echo "  KTAP version 1"
 	echo "  # Subtest: $abi"
+	# The names are our own, without spaces or newlines.
+	# shellcheck disable=SC2012
 	if [ "$dir" = @kunit ]; then
 		bins=$(ls /sys/kernel/debug/kunit/*/results 2>/dev/null | sort)
 	elif [ "$dir" = @kmemleak ]; then
@@ -184,6 +188,13 @@ harness_run_tests() {
 	local n s
 	echo "KTAP version 1"
 	echo "# harness: target $HARNESS_TARGET, kernel $(uname -r), machine $(uname -m)"
+	# Whether user accesses pay for STAC/CLAC (SMAP) matters to the
+	# benchmark's figures.
+	echo "# harness: cpu $(sed -n '/^model name/{s/.*: //p;q}' /proc/cpuinfo):" \
+		"smap $(grep -q '^flags.* smap' /proc/cpuinfo && echo on || echo off)," \
+		"smep $(grep -q '^flags.* smep' /proc/cpuinfo && echo on || echo off)"
+	# One word per suite: split on purpose.
+	# shellcheck disable=SC2086
 	set -- $HARNESS_SUITES
 	echo "1..$#"
 	n=0

@@ -31,7 +31,8 @@ patch=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 
 report=$(mktemp)
 errors=$(mktemp)
-trap 'rm -f "$report" "$errors"' EXIT
+remove_reports() { rm -f "$report" "$errors"; }
+at_exit remove_reports
 
 # Its exit status says only whether there were messages; they are judged
 # below.

@@ -41,6 +41,7 @@ undefined=$(cat "$TOP/scripts/kconfig/common.config" "$TOP/scripts/kconfig/$TARG
 		echo "# $sym is not set"
 	done
 } > "$fragment"
+# shellcheck disable=SC2086
 [ -z "$undefined" ] ||
 	echo "  [$STEP] $TARGET: not defined yet, so left out:" $undefined
 

@@ -51,6 +51,8 @@ done
 status=0
 printf '  [%s] %s > %s\n' "$STEP" "make -C $tree O=$out ARCH=$KARCH CC=\"$cc\" W=1 -k -j$jobs -Otarget$objs" \
 	"$result.log" >&2
+# $objs: object names, split on purpose.
+# shellcheck disable=SC2086
 make -C "$tree" O="$out" ARCH="$KARCH" CC="$cc" W=1 V=0 -k -j"$jobs" -Otarget $objs \
 	>"$result.log" 2>&1 || status=$?
 

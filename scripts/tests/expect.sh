@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # expect.sh - judge one recorded case against its "expect" file.
 # Sourced by the test scripts in scripts/tests/.
 #
@@ -8,7 +9,10 @@ cases_begin() {
 	cases=$(ls -d "$1"/*/) || die "no cases in $1"
 	echo "KTAP version 1"
 	echo "1..$(echo "$cases" | wc -l)"
+	# The caller's counters.
+	# shellcheck disable=SC2034
 	n=0
+	# shellcheck disable=SC2034
 	failed=0
 }
 

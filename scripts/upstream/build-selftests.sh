@@ -92,5 +92,7 @@ if cmp -s "$list.tmp" "$list"; then
 	echo "  [$STEP] -m$bits: $(wc -l < "$list") tests in $bin, unchanged"
 else
 	mv "$list.tmp" "$list"
-	echo "  [$STEP] -m$bits: $(wc -l < "$list") tests in $bin:" $(cd "$bin" && ls)
+	# shellcheck disable=SC2012
+	echo "  [$STEP] -m$bits: $(wc -l < "$list") tests in $bin:" \
+		"$(cd "$bin" && ls | tr '\n' ' ')"
 fi

@@ -45,6 +45,7 @@ missing=$(cat "$TOP/scripts/kconfig/common.config" "$TOP/scripts/kconfig/$TARGET
 		echo "# $sym is not set"
 	done
 } > "$fragment"
+# shellcheck disable=SC2086
 echo "  [$STEP] $TARGET: left out, as only the series has them:" $missing
 
 run "$TOP/scripts/configure-kernel.sh" "$TARGET" "$tree" "$out" "$fragment" ||

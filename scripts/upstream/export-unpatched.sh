@@ -31,7 +31,7 @@ run env GIT_INDEX_FILE="$out.index" git -C "$tree" read-tree "$commit" ||
 run env GIT_INDEX_FILE="$out.index" git -C "$tree" checkout-index -a \
 	--prefix="$out.tmp/" || die "cannot export commit $short into $out.tmp"
 rm -f "$out.index"
-[ -f "$out.tmp/Makefile" ] && [ -d "$out.tmp/arch/x86" ] ||
+{ [ -f "$out.tmp/Makefile" ] && [ -d "$out.tmp/arch/x86" ]; } ||
 	die "$out.tmp does not look like a kernel tree after the export"
 echo "$commit" > "$out.tmp/.harness-commit"
 mv "$out.tmp" "$out"
