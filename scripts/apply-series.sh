@@ -70,7 +70,8 @@ add_notes() {
 		on && (/^ [^ ].*[|] / || /^ [0-9]+ files? changed/ || /^diff --git/) { exit }
 		on { sub(/^    /, ""); print }' "$2")
 	[ -n "$notes" ] || return 0
-	printf '%s\n' "$notes" | git -C "$1" notes add -f -F - HEAD
+	printf '%s\n' "$notes" | git -C "$1" -c user.name=harness -c user.email=harness@localhost \
+		notes add -f -F - HEAD
 }
 
 if [ ! -f "$applied_file" ] &&

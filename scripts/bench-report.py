@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench-report.py - tables, result files and goal checks from a bench boot.
 
-Usage: scripts/bench-report.py --target T [--cpu NAME] --log LOG --out DIR [--check]
+Usage: scripts/bench-report.py --target T [--cpu NAME] [--smap on|off]
+                               --log LOG --out DIR [--check] [--verdict FILE]
 
 Reads the "# bench" lines that arch-tests/bench/indirect_bench.c printed
 in each ABI suite of a bench boot (see run-qemu.sh bench), and:
@@ -13,7 +14,14 @@ in each ABI suite of a bench boot (see run-qemu.sh bench), and:
     have no goal, where <name> is the target, or <target>-<cpu> with
     --cpu (a boot on another CPU model than the target's own);
   - checks the goals below, printing each one missed with its figure, its
-    limit and its ABI; with --check, exits 1 if one is missed.
+    limit and its ABI; with --check, exits 1 if one is missed;
+  - with --smap, checks that the guest's "# harness: cpu" line says that
+    SMAP was on (or off): a CPU model that QEMU or the host cannot give
+    would measure the other case under the wrong name.
+A log without results, or without the measurement that a goal needs,
+exits 1 with or without --check. --verdict FILE gets one line for each
+reason of a non-zero exit, naming "no results" apart from "goal missed",
+and is removed when there is none, for "make bench-check" to gather.
 
 Goals, for each ABI:
   dispatch_extra     indirect(getppid) with 0 contexts minus getppid <= 120
@@ -112,24 +120,62 @@ def goals(target, results):
     return out, figures
 
 
+HARNESS_CPU_RE = re.compile(r"^# harness: cpu (.*): smap (on|off), smep (on|off)")
+
+
+def harness_cpu(path):
+    """(model, smap, smep) from the guest's "# harness: cpu" line, or None."""
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = HARNESS_CPU_RE.match(line.strip())
+            if m:
+                return m.groups()
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", required=True)
     ap.add_argument("--cpu", help="the CPU model of a boot on another one "
                     "than the target's own; names the result files")
+    ap.add_argument("--smap", choices=("on", "off"),
+                    help="fail unless the guest says SMAP was so")
     ap.add_argument("--log", required=True)
     ap.add_argument("--out", required=True, help="folder for the result files")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 when a goal is missed")
+    ap.add_argument("--verdict", help="the file for the reasons of a "
+                    "non-zero exit, removed when there is none")
     args = ap.parse_args()
-
-    results = parse(args.log)
-    if not results or not all(results.values()):
-        print("bench-report: %s: no benchmark results in %s"
-              % (args.target, args.log))
-        return 1
-    os.makedirs(args.out, exist_ok=True)
     stem = args.target + ("-" + args.cpu if args.cpu else "")
+    reasons = report(args, stem)
+    for reason in reasons:
+        print("bench-report: %s: %s" % (stem, reason))
+    if args.verdict:
+        if reasons:
+            with open(args.verdict, "w") as f:
+                f.writelines("%s: %s\n" % (stem, r) for r in reasons)
+        elif os.path.exists(args.verdict):
+            os.remove(args.verdict)
+    return 1 if reasons else 0
+
+
+def report(args, stem):
+    """Print the tables, write the files; the reasons to exit 1, if any."""
+    try:
+        results = parse(args.log)
+    except OSError as e:
+        return ["no results: cannot read %s: %s" % (args.log, e.strerror)]
+    if not results or not all(results.values()):
+        return ["no results: no benchmark results in %s" % args.log]
+    cpu = harness_cpu(args.log)
+    if cpu:
+        print("  %s: cpu %s: smap %s, smep %s" % ((stem,) + cpu))
+    if args.smap and (not cpu or cpu[1] != args.smap):
+        return ["no results: this run is for SMAP %s, and the guest says %s"
+                % (args.smap, "smap " + cpu[1] if cpu else
+                   "nothing of its CPU (no '# harness: cpu' line)")]
+    os.makedirs(args.out, exist_ok=True)
     for abi, r in results.items():
         path = os.path.join(args.out, "%s-%s.tsv" % (stem, abi))
         with open(path, "w") as f:
@@ -149,8 +195,7 @@ def main():
     try:
         checked, figures = goals(args.target, results)
     except KeyError as e:
-        print("bench-report: %s: missing measurement %s" % (args.target, e))
-        return 1
+        return ["no results: the measurement %s is missing" % e]
     for abi, d in figures.items():
         steps = zip(CONTEXT_COUNTS, CONTEXT_COUNTS[1:])
         print("  %s: the first context %.1f; each one after it, between "
@@ -186,11 +231,11 @@ def main():
                                                      verdict))
     print("\n  bench %s: %d goals, %d missed; results in %s\n"
           % (stem, len(checked), missed, args.out))
-    for goal, abi, value, limit, ok in checked:
-        if not ok:
-            print("bench-report: %s: goal %s missed on %s: %.3f, limit %.3f"
-                  % (stem, goal, abi, value, limit))
-    return 1 if args.check and missed else 0
+    if not args.check:
+        return []
+    return ["goal %s missed on %s: %.3f, limit %.3f"
+            % (goal, abi, value, limit)
+            for goal, abi, value, limit, ok in checked if not ok]
 
 
 if __name__ == "__main__":

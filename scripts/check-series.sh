@@ -84,6 +84,13 @@ for name in $all; do
 	count=$((count + 1))
 done
 
+# The progress lines say where the run is (build-kernels.sh says its own
+# while it builds).
+phase() { cat "$out/.phase" 2>/dev/null || true; }
+set_phase() { echo "$1" >"$out/.phase"; }
+set_phase "starting"
+progress_begin "where" phase
+
 # Print a command, then run it with its output in the file $1.
 run_to() {
 	log=$1
@@ -173,6 +180,7 @@ base_files=$(for name in $names; do
 	done | sort -u | while read -r f; do
 		[ ! -f "$wt/$f" ] || echo "$f"
 	done)
+set_phase "upstream: configure and the W=1 baseline"
 configure_targets upstream
 rm -f "$out"/w1-*
 baseline=
@@ -195,6 +203,7 @@ for name in $names; do
 	at="patch $n/$total $name"
 	start=$(date +%s)
 	echo "check-series: $at"
+	set_phase "$at: git am and checkpatch"
 
 	run_to "$logs/am.log" git -C "$wt" -c user.name=check-series \
 		-c user.email=check-series@localhost am --3way --keep-cr "$patches/$name" || {
@@ -218,6 +227,7 @@ for name in $names; do
 	for t in $TARGETS; do
 		specs="$specs $t=$out/$t"
 	done
+	progress_end
 	if ! run "$TOP/scripts/build-kernels.sh" "$wt" $specs; then
 		why=
 		for t in $TARGETS; do
@@ -230,6 +240,8 @@ $(first_errors "$log")
 		fail "$at" "build" "${why:-the messages above}"
 	fi
 
+	set_phase "$at: W=1"
+	progress_begin "where" phase
 	changed=$(git -C "$wt" diff --name-only --diff-filter=d upstream HEAD -- '*.c')
 	new=
 	checked=

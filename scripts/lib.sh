@@ -15,6 +15,13 @@ TOP=$(cd "$(dirname "$0")" &&
 # job slots, output sync and nesting level they would otherwise inherit.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
+# ccache keys an object by the paths under the repository as relative
+# ones, and not by the folder it is compiled in, so that a second clone of
+# the repository, in another folder, reuses the first one's objects.
+CCACHE_BASEDIR=$TOP
+CCACHE_NOHASHDIR=true
+export CCACHE_BASEDIR CCACHE_NOHASHDIR
+
 # Print a command, then run it.
 run() {
 	printf '  [%s] %s\n' "$STEP" "$*" >&2
@@ -64,18 +71,28 @@ progress_say() {
 	fi
 }
 
-# progress_begin <label> <command>
+# progress_begin <label> [<command>]
 #   Until progress_end, or the script's exit, print every
-#   $PROGRESS_SECONDS (default 30) seconds one line
+#   $PROGRESS_SECONDS (default 20) seconds one line
 #       [<step>] <label>: <what <command> prints>, <elapsed>
-#   on the progress stream. The same plain lines with or without a tty.
+#   (without the colon part when there is no command) on the progress
+#   stream. The same plain lines with or without a tty. The loop holds
+#   no stdout of the script's, and its sleep no file at all, so that a
+#   $(...) reading the script ends when the script does; and it ends
+#   itself within a line's time when the script is gone without running
+#   progress_end (killed, or a zombie that its parent has not yet waited
+#   for), as it asks /proc, not kill -0, which a zombie passes.
 progress_pid=
 progress_begin() {
 	progress_end
 	(
+		exec >/dev/null
 		begun=$(date +%s)
-		while sleep "${PROGRESS_SECONDS:-30}" >/dev/null 2>&1; do
-			progress_say "  [$STEP] $1: $($2 2>/dev/null || true)," \
+		while sleep "${PROGRESS_SECONDS:-20}" >/dev/null 2>&1 9>&- &&
+			case $(sed -n 's/^State:[[:space:]]*//p' "/proc/$$/status" 2>/dev/null) in
+			'' | Z*) false ;;
+			esac; do
+			progress_say "  [$STEP] $1${2:+: $($2 2>/dev/null || true)}," \
 				"$(format_seconds $(($(date +%s) - begun)))"
 		done
 	) &
@@ -84,7 +101,9 @@ progress_begin() {
 
 progress_end() {
 	[ -n "$progress_pid" ] || return 0
-	kill "$progress_pid" 2>/dev/null || true
+	# KILL, which no trap can catch or defer: a TERM that came while the
+	# loop was still the script's copy, with its traps, would be lost.
+	kill -KILL "$progress_pid" 2>/dev/null || true
 	wait "$progress_pid" 2>/dev/null || true
 	progress_pid=
 }
@@ -100,16 +119,28 @@ $1"
 # When the Makefile sets STEP_TIMES, every step adds a line to that file:
 # "<label>\t<seconds>\t<exit status>", which the Makefile prints at the
 # end of "make" and "make test" (scripts/print-step-times.sh). The label
-# is $STEP_LABEL if the script sets it, else the step and its target.
+# is $STEP_LABEL if the script sets it, else the step and its target. The
+# file is the Makefile's to create: a step run outside "make", "make test",
+# "make boot" or "make matrix" records nothing.
 step_begun=$(date +%s)
 on_exit() {
 	status=$?
 	progress_end
-	eval "$exit_commands"
-	if [ -n "${STEP_TIMES:-}" ]; then
+	eval "$exit_commands" || :
+	if [ -n "${STEP_TIMES:-}" ] && [ -f "$STEP_TIMES" ]; then
 		printf '%s\t%s\t%s\n' "${STEP_LABEL:-$STEP${TARGET:+ $TARGET}}" \
 			$(($(date +%s) - step_begun)) "$status" >>"$STEP_TIMES" || true
 	fi
 	exit "$status"
 }
 trap on_exit EXIT
+
+# Every step says, while it runs long, that it is still running; a step
+# with something better to say (a count, the current file) replaces this
+# line with its own progress_begin. Steps that a step runs stay quiet:
+# their output is their caller's.
+if [ -z "${PROGRESS_STEP:-}" ]; then
+	PROGRESS_STEP=$STEP
+	export PROGRESS_STEP
+	progress_begin running
+fi

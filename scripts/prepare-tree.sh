@@ -8,6 +8,13 @@
 # refresh-patches.sh can write edited commits back to patches/.
 # Prints the version found and warns when it is not the tested one named in
 # patches/BASE.
+#
+# The first extraction of a package version also keeps the repository, bare,
+# in $TREE_CACHE (default ~/.cache/sys-indirect; empty: no cache), as
+# ccache keeps objects: a second clone of this repository, or a "make
+# distclean", then clones it (its objects hardlinked on the same file
+# system) and checks it out, instead of decompressing the tarball and
+# hashing its 75,000 files again.
 set -eu
 STEP=prepare-tree
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +35,11 @@ if [ -n "$recorded" ] && [ "$recorded" != "$pkg_version" ]; then
 	echo "  [$STEP] linux-source changed from $recorded to $pkg_version: extracting again"
 	recorded=
 fi
-if [ -z "$recorded" ] || ! git -C "$tree" rev-parse -q --verify upstream >/dev/null; then
+cache=${TREE_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/sys-indirect}
+cached=${cache:+$cache/linux-source-6.1_$pkg_version.git}
+
+# Extract the tarball into $tree and commit it as "upstream".
+extract() {
 	rm -rf "$tree" "$tree.extract"
 	mkdir -p "$tree.extract"
 	extracted() { echo "$(find "$tree.extract" -type f | wc -l) files extracted"; }
@@ -47,8 +58,44 @@ if [ -z "$recorded" ] || ! git -C "$tree" rev-parse -q --verify upstream >/dev/n
 		commit -q -m "linux-source-6.1 $pkg_version as extracted" ||
 		die "could not commit the extracted tree"
 	git -C "$tree" tag upstream
-	echo "$pkg_version" > "$tree/.git/harness-package-version"
 	progress_end
+}
+
+# Keep $tree's repository in the cache, bare; a clone running meanwhile
+# may have done so first. Without a cache that can be written, only warn.
+keep_in_cache() {
+	[ -n "$cached" ] && [ ! -e "$cached" ] || return 0
+	tmp=$cached.$$
+	{ mkdir -p "$cache" &&
+	  run git clone -q --bare --local "$tree" "$tmp" &&
+	  echo "$pkg_version" >"$tmp/harness-package-version" &&
+	  { mv -T "$tmp" "$cached" 2>/dev/null || [ -e "$cached" ]; }; } ||
+		warn "could not keep the tree in $cache; the next clone extracts it again"
+	rm -rf "$tmp"
+}
+
+# Clone $tree from the cache; false if the cache has no good copy.
+clone_from_cache() {
+	[ -n "$cached" ] &&
+		[ "$(cat "$cached/harness-package-version" 2>/dev/null)" = "$pkg_version" ] &&
+		git -C "$cached" rev-parse -q --verify 'upstream^{commit}' >/dev/null ||
+		return 1
+	rm -rf "$tree"
+	checked_out() { echo "$(find "$tree" -path "$tree/.git" -prune -o -type f -print | wc -l) files checked out"; }
+	progress_begin "git clone from $cached" checked_out
+	run git clone -q --local "$cached" "$tree" || {
+		warn "could not clone $cached; extracting the tarball"
+		return 1
+	}
+	progress_end
+}
+
+if [ -z "$recorded" ] || ! git -C "$tree" rev-parse -q --verify upstream >/dev/null; then
+	clone_from_cache || {
+		extract
+		keep_in_cache
+	}
+	echo "$pkg_version" > "$tree/.git/harness-package-version"
 fi
 
 kver=$(make -s -C "$tree" kernelversion)

@@ -71,6 +71,8 @@ boot_status() {
 
 case $mode in
 shell)
+	# The terminal is the guest's console: no progress lines in it.
+	progress_end
 	run "$@" -serial mon:stdio
 	;;
 test|bench)

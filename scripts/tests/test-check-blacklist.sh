@@ -35,7 +35,7 @@ for dir in $cases; do
 	(cd "$scratch" && sh -eu "$dir/mutate") || status=$?
 	[ "$status" -eq 0 ] || die "$name: mutate failed with status $status"
 	got_exit=0
-	out=$(BLACKLIST_SCRATCH=$scratch "$TOP/scripts/check-blacklist.sh" \
+	out=$(STEP_TIMES='' BLACKLIST_SCRATCH=$scratch "$TOP/scripts/check-blacklist.sh" \
 		"$tree" "$build" 2>/dev/null) || got_exit=$?
 	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done

@@ -39,7 +39,7 @@ for dir in $cases; do
 	fi
 	[ "$status" -eq 0 ] || die "$name: mutate failed with status $status"
 	got_exit=0
-	out=$(NUMBERING_SCRATCH=$scratch "$TOP/scripts/check-numbering.sh" \
+	out=$(STEP_TIMES='' NUMBERING_SCRATCH=$scratch "$TOP/scripts/check-numbering.sh" \
 		"$tree" "$build" "$@" 2>/dev/null) || got_exit=$?
 	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done

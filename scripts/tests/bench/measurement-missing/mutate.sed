@@ -1,0 +1,1 @@
+/# bench\tindirect_socket\t/d
