@@ -104,11 +104,13 @@ unexport ARCH SIDE_BY_SIDE
 all: matrix
 
 ## test: everything (lint, parser, man page, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
+# The kernels come first, as the longest step: the parallel make starts
+# its goals in order, and the others fill the cores that they leave idle.
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
 # which no kernel option changes, and without the benchmark, which would
 # measure the checkers.
 test: deps
-	+$(SIDE_BY_SIDE_MAKE) lint check-parser check-man \
+	+$(SIDE_BY_SIDE_MAKE) kernels lint check-parser check-man \
 		$(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
 	status=$$?; $(PRINT_STEP_TIMES); exit $$status
 
