@@ -4,8 +4,8 @@
 # Usage: scripts/build-kernel.sh <target> <tree-dir> <out-dir>
 #
 # An out-of-tree (O=) kbuild run, so it is as incremental as kbuild itself;
-# ccache is used when it is installed. $JOBS sets the parallelism (default:
-# every core).
+# ccache is used when it is installed (KERNEL_CC, scripts/lib.sh). $JOBS
+# sets the parallelism (default: every core).
 set -eu
 STEP=build-kernel
 . "$(dirname "$0")/lib.sh"
@@ -17,13 +17,9 @@ out=$(absdir "$3")
 
 [ -f "$out/.config" ] || die "$out/.config missing; run scripts/configure-kernel.sh"
 
-cc=gcc
-if command -v ccache >/dev/null 2>&1; then
-	cc="ccache gcc"
-fi
 jobs=${JOBS:-$(nproc)}
 
-run make -C "$tree" O="$out" ARCH="$KARCH" CC="$cc" -j"$jobs" \
+run make -C "$tree" O="$out" ARCH="$KARCH" CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" -j"$jobs" \
 	"$(basename "$KIMAGE")" ||
 	die "kernel build for $TARGET failed (log above)"
 echo "  [$STEP] $TARGET: $out/$KIMAGE ($(stat -c %s "$out/$KIMAGE") bytes)"

@@ -22,12 +22,12 @@ fragments="$TOP/scripts/kconfig/common.config $TOP/scripts/kconfig/$TARGET.confi
 scratch=$out/.config-scratch
 rm -rf "$scratch"
 mkdir -p "$scratch"
-run make -s -C "$tree" O="$scratch" ARCH="$KARCH" tinyconfig >/dev/null
+run make -s -C "$tree" O="$scratch" ARCH="$KARCH" HOSTCC="$KERNEL_CC" tinyconfig >/dev/null
 # $fragments is a list of paths without spaces: split on purpose.
 # shellcheck disable=SC2086
 run env ARCH="$KARCH" "$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" \
 	"$scratch/.config" $fragments >/dev/null
-run make -s -C "$tree" O="$scratch" ARCH="$KARCH" olddefconfig >/dev/null
+run make -s -C "$tree" O="$scratch" ARCH="$KARCH" HOSTCC="$KERNEL_CC" olddefconfig >/dev/null
 
 # merge_config.sh -m cannot check the result, so check it here: an option
 # whose dependencies are missing is silently dropped by olddefconfig.

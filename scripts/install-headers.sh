@@ -19,7 +19,7 @@ tree=$(absdir "$2")
 obj=$(absdir "$3")
 headers=$(absdir "$4")
 
-run make -s -C "$tree" O="$obj" ARCH="$KARCH" headers_install \
+run make -s -C "$tree" O="$obj" ARCH="$KARCH" HOSTCC="$KERNEL_CC" headers_install \
 	INSTALL_HDR_PATH="$obj/install" ||
 	die "headers_install for $TARGET failed"
 run rsync -rlc --delete "$obj/install/include/" "$headers/include/"

@@ -22,6 +22,13 @@ CCACHE_BASEDIR=$TOP
 CCACHE_NOHASHDIR=true
 export CCACHE_BASEDIR CCACHE_NOHASHDIR
 
+# The compiler of kbuild's runs, for the kernel (CC=) and for its host
+# programs (HOSTCC=: kconfig, fixdep, objtool, which every new build
+# folder compiles again): through ccache when it is installed.
+# For the scripts that source this file.
+# shellcheck disable=SC2034
+KERNEL_CC=$(if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"; else echo gcc; fi)
+
 # Print a command, then run it.
 run() {
 	printf '  [%s] %s\n' "$STEP" "$*" >&2

@@ -37,23 +37,20 @@ for f in "$@"; do
 	esac
 done
 
-# The compiler that build-kernel.sh uses, or kbuild would take the
-# different command line for a change and compile the objects again anyway.
-cc=gcc
-if command -v ccache >/dev/null 2>&1; then
-	cc="ccache gcc"
-fi
+# The compilers that build-kernel.sh uses (KERNEL_CC, scripts/lib.sh), or
+# kbuild would take the different command lines for a change and build the
+# host tools and the objects again anyway.
 jobs=${JOBS:-$(nproc)}
 
 for o in $objs; do
 	rm -f "$out/$o"
 done
 status=0
-printf '  [%s] %s > %s\n' "$STEP" "make -C $tree O=$out ARCH=$KARCH CC=\"$cc\" W=1 -k -j$jobs -Otarget$objs" \
+printf '  [%s] %s > %s\n' "$STEP" "make -C $tree O=$out ARCH=$KARCH CC=\"$KERNEL_CC\" HOSTCC=\"$KERNEL_CC\" W=1 -k -j$jobs -Otarget$objs" \
 	"$result.log" >&2
 # $objs: object names, split on purpose.
 # shellcheck disable=SC2086
-make -C "$tree" O="$out" ARCH="$KARCH" CC="$cc" W=1 V=0 -k -j"$jobs" -Otarget $objs \
+make -C "$tree" O="$out" ARCH="$KARCH" CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" W=1 V=0 -k -j"$jobs" -Otarget $objs \
 	>"$result.log" 2>&1 || status=$?
 
 awk -v objs="$objs" -v tree="$tree/" -v out="$out/" '
