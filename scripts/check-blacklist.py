@@ -49,7 +49,8 @@ exceptions of <data>/exceptions.tsv (name, ABI, reason):
 --overlay DIR: a file under DIR replaces (or adds to) the tree's file of
 the same relative path; the checker's own tests change copies that way.
 --cache FILE keeps what was parsed from each source file, keyed by its
-size and modification time, so that a second run takes seconds.
+size and modification time and else by its content, so that a second
+run, or a first one on a fresh checkout of the same tree, takes seconds.
 Exits 0 when nothing fails, 1 otherwise, 2 on bad usage.
 """
 
@@ -82,7 +83,7 @@ INDIRECT_C = "arch/x86/kernel/indirect.c"
 SYS_NI_C = "kernel/sys_ni.c"
 COND_RE = re.compile(r"^COND_SYSCALL(_COMPAT)?\((\w+)\)", re.M)
 # What the parser keeps per file depends on this and on the tokens.
-PARSER_VERSION = "2"
+PARSER_VERSION = "3"
 
 ABIS = ("x86-64", "ia32")
 
@@ -475,7 +476,12 @@ class Graph:
 
 
 def load_sources(tree, token_res, token_key, cache_path, verbose):
-    """Parse every source file, from the cache where it is still good."""
+    """Parse every source file, from the cache where it is still good.
+
+    A cached parse is good for a file of the same size and modification
+    time, or else of the same content: a fresh checkout of the same tree
+    in another clone has new times but reuses every parse.
+    """
     cache = {}
     key = hashlib.sha256((PARSER_VERSION + "\0" + token_key).encode() +
                          open(__file__, "rb").read()).hexdigest()
@@ -497,12 +503,21 @@ def load_sources(tree, token_res, token_key, cache_path, verbose):
         overlaid = rel in tree.overlay_files
         hit = None if overlaid else cache.get(rel)
         if hit and hit[0] == stamp:
-            parsed[rel] = hit[1]
+            digest, parsed[rel] = hit[1], hit[2]
         else:
-            parsed[rel] = parse_source(rel, tree.read(rel), token_res)
+            with open(path, "rb") as f:
+                raw = f.read()
+            digest = hashlib.sha1(raw).digest()
+            if hit and hit[1] == digest:
+                parsed[rel] = hit[2]
+            else:
+                # As Tree.read(): text with universal newlines.
+                text = raw.decode("latin-1").replace("\r\n", "\n")
+                parsed[rel] = parse_source(rel, text.replace("\r", "\n"),
+                                           token_res)
             changed = changed or not overlaid
         if not overlaid:
-            fresh[rel] = (stamp, parsed[rel])
+            fresh[rel] = (stamp, digest, parsed[rel])
     if cache_path and (changed or len(fresh) != len(cache)):
         tmp = "%s.%d.tmp" % (cache_path, os.getpid())
         os.makedirs(os.path.dirname(os.path.abspath(cache_path)), exist_ok=True)

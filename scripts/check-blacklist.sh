@@ -8,10 +8,12 @@
 # with the data in scripts/blacklist/ (see check-blacklist.py). No kernel
 # build is needed. The inputs that the checker's own tests change (the
 # syscall tables, indirect.c and the data files) are copied to
-# <build-dir>/blacklist/inputs first; what it parsed of the sources is
-# kept in <build-dir>/blacklist/sources.cache. Set BLACKLIST_SCRATCH to
-# check a changed copy of the inputs instead: its tree/ holds files that
-# replace or add to the tree's, its data/ the data files.
+# <build-dir>/blacklist/inputs first. What it parsed of the sources is
+# kept, per version of the tree, in $HARNESS_CACHE (scripts/lib.sh),
+# where another clone's run finds it, else in <build-dir>/blacklist/.
+# Set BLACKLIST_SCRATCH to check a changed copy of the inputs instead: its
+# tree/ holds files that replace or add to the tree's, its data/ the data
+# files.
 set -eu
 STEP=check-blacklist
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +36,7 @@ if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ]; then
 	die "no inputs in $in"
 fi
 
+version=$(cat "$tree/.git/harness-package-version" 2>/dev/null) || version=unknown
+cache=${HARNESS_CACHE:-$build/blacklist}/blacklist-sources-$version.cache
 run python3 "$TOP/scripts/check-blacklist.py" --tree "$tree" \
-	--overlay "$in/tree" --data "$in/data" \
-	--cache "$build/blacklist/sources.cache"
+	--overlay "$in/tree" --data "$in/data" --cache "$cache"

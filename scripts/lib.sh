@@ -27,7 +27,13 @@ export CCACHE_BASEDIR CCACHE_NOHASHDIR
 # folder compiles again): through ccache when it is installed.
 # For the scripts that source this file.
 # shellcheck disable=SC2034
-KERNEL_CC=$(if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"; else echo gcc; fi)
+KERNEL_CC=$(if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"
+	else echo gcc; fi)
+
+# The folder of what every clone of the repository shares, as ccache's
+# objects are shared: the extracted kernel trees (prepare-tree.sh) and
+# what check-blacklist.py parsed of them. HARNESS_CACHE= for none.
+HARNESS_CACHE=${HARNESS_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/sys-indirect}
 
 # Print a command, then run it.
 run() {

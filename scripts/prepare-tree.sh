@@ -10,7 +10,7 @@
 # patches/BASE.
 #
 # The first extraction of a package version also keeps the repository, bare,
-# in $TREE_CACHE (default ~/.cache/sys-indirect; empty: no cache), as
+# in $HARNESS_CACHE (scripts/lib.sh; empty: no cache), as
 # ccache keeps objects: a second clone of this repository, or a "make
 # distclean", then clones it (its objects hardlinked on the same file
 # system) and checks it out, instead of decompressing the tarball and
@@ -35,8 +35,7 @@ if [ -n "$recorded" ] && [ "$recorded" != "$pkg_version" ]; then
 	echo "  [$STEP] linux-source changed from $recorded to $pkg_version: extracting again"
 	recorded=
 fi
-cache=${TREE_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/sys-indirect}
-cached=${cache:+$cache/linux-source-6.1_$pkg_version.git}
+cached=${HARNESS_CACHE:+$HARNESS_CACHE/linux-source-6.1_$pkg_version.git}
 
 # Extract the tarball into $tree and commit it as "upstream".
 extract() {
@@ -66,11 +65,11 @@ extract() {
 keep_in_cache() {
 	[ -n "$cached" ] && [ ! -e "$cached" ] || return 0
 	tmp=$cached.$$
-	{ mkdir -p "$cache" &&
+	{ mkdir -p "$HARNESS_CACHE" &&
 	  run git clone -q --bare --local "$tree" "$tmp" &&
 	  echo "$pkg_version" >"$tmp/harness-package-version" &&
 	  { mv -T "$tmp" "$cached" 2>/dev/null || [ -e "$cached" ]; }; } ||
-		warn "could not keep the tree in $cache; the next clone extracts it again"
+		warn "could not keep the tree in $HARNESS_CACHE; the next clone extracts it again"
 	rm -rf "$tmp"
 }
 
