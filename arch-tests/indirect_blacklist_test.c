@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/reboot.h>
 #include <linux/sched.h>
@@ -55,6 +56,18 @@ struct blocked {
 	unsigned long params[INDIRECT_NR_PARAMS];
 };
 
+/*
+ * uretprobe(), 6.11, x86-64 only: 335 on every kernel base. The binaries
+ * of one base also run on the other base's kernel, so the running kernel
+ * says whether the number is a syscall that must be refused (EINVAL) or
+ * none yet (ENOSYS). Called with no uretprobe pending it only raises
+ * SIGILL, had it got through.
+ */
+#ifdef __x86_64__
+#define NR_URETPROBE		335
+#define URETPROBE_SINCE		611
+#endif
+
 static const struct blocked blocked[] = {
 	{ "fork", __NR_fork, { 0 } },
 	{ "vfork", __NR_vfork, { 0 } },
@@ -76,6 +89,9 @@ static const struct blocked blocked[] = {
 	  { LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_CAD_OFF } },
 	{ "indirect", __NR_indirect,
 	  { __NR_getppid, 0, 0, (unsigned long)inner_params } },
+#ifdef NR_URETPROBE
+	{ "uretprobe", NR_URETPROBE, { 0 } },
+#endif
 #ifdef __NR_sigreturn
 	{ "sigreturn", __NR_sigreturn, { 0 } },
 #endif
@@ -87,13 +103,37 @@ static const struct blocked blocked[] = {
 #endif
 };
 
+/* The first kernel with syscall @nr, major * 100 + minor; 0: every one. */
+static int first_kernel_with(long nr)
+{
+#ifdef NR_URETPROBE
+	if (nr == NR_URETPROBE)
+		return URETPROBE_SINCE;
+#else
+	(void)nr;
+#endif
+	return 0;
+}
+
+/* The running kernel's version, major * 100 + minor. */
+static int running_kernel(void)
+{
+	struct utsname uts;
+	int major, minor;
+
+	if (uname(&uts) || sscanf(uts.release, "%d.%d", &major, &minor) != 2)
+		ksft_exit_fail_msg("uname: cannot read the kernel version\n");
+	return major * 100 + minor;
+}
+
 /*
  * Run @b through indirect() in a child and describe what happened in
- * @what. Return 0 if the child reported EINVAL exactly once and exited
- * normally, else -1.
+ * @what. Return 0 if the child reported EINVAL (ENOSYS when the running
+ * kernel predates the syscall) exactly once and exited normally, else -1.
  */
 static int run_blocked(const struct blocked *b, char *what, size_t len)
 {
+	long want = running_kernel() >= first_kernel_with(b->nr) ? -EINVAL : -ENOSYS;
 	struct report reports[4];
 	size_t got = 0;
 	struct pollfd pfd;
@@ -140,9 +180,10 @@ static int run_blocked(const struct blocked *b, char *what, size_t len)
 	waitpid(pid, &status, 0);
 	got /= sizeof(struct report);
 
-	if (got == 1 && reports[0].ret == -EINVAL && WIFEXITED(status) &&
+	if (got == 1 && reports[0].ret == want && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0) {
-		snprintf(what, len, "EINVAL");
+		snprintf(what, len, want == -EINVAL ? "EINVAL" :
+			 "ENOSYS: no such syscall before this kernel");
 		return 0;
 	}
 	if (WIFSIGNALED(status))

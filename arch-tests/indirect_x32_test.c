@@ -2,8 +2,8 @@
 /*
  * indirect() from an x32 task (built -mx32, run on the x86-64 kernel).
  *
- * indirect() has no x32 entry: 451 with __X32_SYSCALL_BIT gives ENOSYS.
- * 451 without the bit is the native x86-64 call, whatever the caller's
+ * indirect() has no x32 entry: 387 with __X32_SYSCALL_BIT gives ENOSYS.
+ * 387 without the bit is the native x86-64 call, whatever the caller's
  * ABI: ctxs is an array of 64-bit pointers, params six 64-bit words and
  * nr an x86-64 number. Each check below would come out differently had
  * the kernel read the arrays with 32-bit elements or the number from the

@@ -36,6 +36,9 @@ if [ -f "$applied_file" ]; then
 fi
 
 base=$(cat "$patches/BASE")
+# A rebase in the build tree keeps each commit's note (what its patch
+# says below "---") on the rewritten commit.
+git -C "$tree" config notes.rewriteRef refs/notes/commits
 
 # Apply the series in the worktree $1, which is at "upstream"; $count is
 # then the number of patches applied.
@@ -46,7 +49,7 @@ apply_series_in() {
 	# shellcheck disable=SC2013
 	for name in $(sed -e 's/#.*//' "$patches/series"); do
 		[ -f "$patches/$name" ] ||
-			die "patches/series names $name, which does not exist"
+			die "$patches/series names $name, which does not exist"
 		if ! out=$(git -C "$1" -c user.name=harness -c user.email=harness@localhost \
 				am -q --3way --keep-cr "$patches/$name" 2>&1); then
 			git -C "$1" am --abort >/dev/null 2>&1 || true

@@ -2,8 +2,8 @@
 """check-blacklist.py - derive from the kernel tree which syscalls indirect()
 must refuse, and check each ABI's blacklist against that.
 
-Usage: scripts/check-blacklist.py --tree DIR --data DIR [--overlay DIR]
-           [--cache FILE] [--depth N]
+Usage: scripts/check-blacklist.py --tree DIR --data DIR [--base X.Y]
+           [--overlay DIR] [--cache FILE] [--depth N]
 
 indirect() calls syscall nr on a pt_regs of its own, not on the user
 register frame of the task. A syscall must be refused when its entry point
@@ -15,7 +15,9 @@ __noreturn). This script finds them:
   entries   from arch/x86/entry/syscalls/syscall_64.tbl (ABIs common and
             64; x32 does not reach indirect()) and syscall_32.tbl (the
             i386 entry point and the compat one, which is the i386 one
-            when the table names none), each syscall's entry points;
+            when the table names none or "-"), each syscall's entry
+            points. An entry the table marks "noreturn" (6.12 on) is
+            derived as such, whatever the graph finds;
   graph     every C function and macro in arch/x86 and the generic
             directories (SOURCE_DIRS), by name: a definition line, "{" at
             column 0, "}" at column 0. A call (or the use of an upper-case
@@ -32,7 +34,10 @@ __noreturn). This script finds them:
             crashes of <data>/noreturn-crash.tsv;
   derived   an entry point that reaches a sink within --depth calls
             (default 16). Each one is printed with the shortest path that
-            made it so, for a reviewer to judge.
+            made it so, for a reviewer to judge. SYSCALL32_DEFINEn defines
+            sys_name on i386 and compat_sys_name on x86-64, so both; an
+            arch/x86 file named *_32.c counts for the compat entry points
+            when an arch/x86 Makefile builds it for CONFIG_IA32_EMULATION.
 
 Then, per ABI (x86-64; ia32, which is i386 native and ia32 compat), against
 the blacklists in arch/x86/kernel/indirect.c (designated initializers of
@@ -46,6 +51,10 @@ exceptions of <data>/exceptions.tsv (name, ABI, reason):
             reason: restart_syscall, indirect itself); an exception that
             is stale (not derived, or blacklisted as well).
 
+--base X.Y: the tree's kernel version, major.minor. Each data file
+<data>/NAME.tsv is read together with <data>/X.Y/NAME.tsv when that
+exists: what only that base needs. A key (a function, an edge, a syscall
+and ABI) may appear in one of the two only.
 --overlay DIR: a file under DIR replaces (or adds to) the tree's file of
 the same relative path; the checker's own tests change copies that way.
 --cache FILE keeps what was parsed from each source file, keyed by its
@@ -83,7 +92,7 @@ INDIRECT_C = "arch/x86/kernel/indirect.c"
 SYS_NI_C = "kernel/sys_ni.c"
 COND_RE = re.compile(r"^COND_SYSCALL(_COMPAT)?\((\w+)\)", re.M)
 # What the parser keeps per file depends on this and on the tokens.
-PARSER_VERSION = "3"
+PARSER_VERSION = "4"
 
 ABIS = ("x86-64", "ia32")
 
@@ -103,8 +112,9 @@ MACRO_USE_RE = re.compile(r"(?<![\w.>])([A-Z_][A-Z0-9_]*[A-Z][A-Z0-9_]*)\b"
 DIRECTIVE_RE = re.compile(r"^[ \t]*#(?:\\\n|[^\n])*", re.M)
 DEFINE_RE = re.compile(r"^#\s*define\s+(\w+)(\()?(.*)$", re.S)
 INCLUDE_C_RE = re.compile(r'^#\s*include\s+"([^"]+\.c)"', re.M)
-# SYSCALL_DEFINEn(name, ...) defines sys_name; COMPAT_SYSCALL_DEFINEn and
-# SYSCALL32_DEFINEn (the same on x86) define compat_sys_name.
+# SYSCALL_DEFINEn(name, ...) defines sys_name, COMPAT_SYSCALL_DEFINEn
+# compat_sys_name; SYSCALL32_DEFINEn is the one with CONFIG_COMPAT and the
+# other without (an i386 kernel), so it defines both.
 SYSCALL_MACRO_RE = re.compile(r"^(COMPAT_SYSCALL|SYSCALL32|SYSCALL)_DEFINE"
                               r"(\d|_MAXARGS)$")
 # A header may hold alternatives under #if, as SYSCALL_DEFINE5(clone, ...)
@@ -149,6 +159,13 @@ def strip_c(text):
 
 def header_name(hdr):
     """The name a definition header defines, or None."""
+    names = header_names(hdr)
+    return names[0] if names else None
+
+
+def header_names(hdr):
+    """The names a definition header defines: one, two for
+    SYSCALL32_DEFINEn, none."""
     hdr = ATTR_PAREN_RE.sub(" ", hdr)
     depth = 0
     for ch in hdr:
@@ -157,7 +174,7 @@ def header_name(hdr):
         elif ch == ")":
             depth -= 1
         elif ch == "=" and depth == 0:
-            return None        # an initializer, not a function
+            return []          # an initializer, not a function
     for m in CALL_RE.finditer(hdr):
         word = m.group(1)
         if word in HEADER_ATTRS or word in NOT_CALLS:
@@ -168,13 +185,14 @@ def header_name(hdr):
             # function named by their first argument (BPF_CALL_n, ...).
             am = FIRST_ARG_RE.match(hdr, m.end() - 1)
             if not am:
-                return None
-            if sm:
-                return ("sys_" if sm.group(1) == "SYSCALL" else
-                        "compat_sys_") + am.group(1)
-            return am.group(1)
-        return word
-    return None
+                return []
+            if not sm:
+                return [am.group(1)]
+            prefixes = {"SYSCALL": ["sys_"], "COMPAT_SYSCALL": ["compat_sys_"],
+                        "SYSCALL32": ["sys_", "compat_sys_"]}[sm.group(1)]
+            return [p + am.group(1) for p in prefixes]
+        return [word]
+    return []
 
 
 def noreturn_names(text):
@@ -266,15 +284,16 @@ def parse_source(rel, raw, token_res):
             if hdr:
                 hdr.reverse()
                 htext = " ".join(hdr)
-                name = header_name(htext)
-                if name:
+                names = header_names(htext)
+                if names:
                     body = "\n".join(lines[i:k])
                     static = (not is_header and
                               re.search(r"\bstatic\b", htext) is not None and
                               not SYSCALL_MACRO_RE.match(
                                   CALL_RE.search(htext).group(1)))
-                    defs.append((name, j + 2, static, False,
-                                 calls_of(body), tokens_of(body)))
+                    calls, toks = calls_of(body), tokens_of(body)
+                    for name in names:
+                        defs.append((name, j + 2, static, False, calls, toks))
             i = k + 1
             continue
         i += 1
@@ -301,8 +320,9 @@ def token_regex(token):
 
 # ---------------------------------------------------------------- data
 
-def read_tsv(path, fields, what):
-    """Lines of a data file: tab-separated, '#' comments, blank lines."""
+def read_tsv(path, label, fields, what):
+    """Lines of a data file: tab-separated, '#' comments, blank lines.
+    Each row is ("label:line", fields)."""
     rows = []
     errors = []
     try:
@@ -315,13 +335,33 @@ def read_tsv(path, fields, what):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             cols = [c.strip() for c in re.split(r"\t+", line)]
+            where = "%s:%d" % (label, lineno)
             if len(cols) != fields or not all(cols):
-                errors.append("%s:%d: a %s line needs %d tab-separated "
+                errors.append("%s: a %s line needs %d tab-separated "
                               "fields, none empty: %r" %
-                              (os.path.basename(path), lineno, what, fields,
-                               line))
+                              (where, what, fields, line))
                 continue
-            rows.append((lineno, cols))
+            rows.append((where, cols))
+    return rows, errors
+
+
+def read_data(data, base, name, fields, what, keys=1):
+    """A data file and its part for the base, <data>/<base>/<name>: the
+    rows of both. The first @keys fields name what a row is about; a name
+    given twice is an error, as one of the two would go unread."""
+    rows, errors = read_tsv(os.path.join(data, name), name, fields, what)
+    if base and os.path.exists(os.path.join(data, base, name)):
+        more, e = read_tsv(os.path.join(data, base, name),
+                           "%s/%s" % (base, name), fields, what)
+        rows += more
+        errors += e
+    seen = {}
+    for where, cols in rows:
+        key = tuple(cols[:keys])
+        if key in seen:
+            errors.append("%s: %s is given already at %s" %
+                          (where, " ".join(key), seen[key]))
+        seen.setdefault(key, where)
     return rows, errors
 
 
@@ -375,18 +415,24 @@ class Tree:
 
 
 def read_table(tree, rel):
-    """(number, abi, name, entry, compat entry) of each table line."""
+    """(line, abi, name, entry, compat entry, noreturn) of each table
+    line. A compat entry of "-" is none: it only holds the column for the
+    sixth, "noreturn", as scripts/syscalltbl.sh reads them."""
     rows = []
     for lineno, line in enumerate(tree.read(rel).split("\n"), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
         f = line.split()
-        if len(f) < 3:
-            die("%s:%d: a line needs a number, an ABI and a name" %
+        if len(f) < 3 or len(f) > 6 or not f[0].isdigit():
+            die("%s:%d: a line needs a number, an ABI, a name and at most "
+                "an entry point, a compat one and \"noreturn\"" %
                 (rel, lineno))
-        rows.append((int(f[0]), f[1], f[2], f[3] if len(f) > 3 else "",
-                     f[4] if len(f) > 4 else ""))
+        if len(f) == 6 and f[5] != "noreturn":
+            die("%s:%d: %r in the noreturn column" % (rel, lineno, f[5]))
+        compat = f[4] if len(f) > 4 and f[4] != "-" else ""
+        rows.append((lineno, f[1], f[2], f[3] if len(f) > 3 else "",
+                     compat, len(f) == 6))
     return rows
 
 
@@ -625,30 +671,65 @@ def path_of(g, tokens, dist, step, v):
 # ---------------------------------------------------------------- checks
 
 def entry_points(tree):
-    """{abi: {name: [(kind, entry)]}} for the ABIs indirect() dispatches."""
+    """{abi: {name: [(kind, entry, where the table marks it noreturn)]}}
+    for the ABIs indirect() dispatches."""
     out = {abi: {} for abi in ABIS}
-    for nr, abi, name, entry, compat in read_table(tree, TBL64):
+    for lineno, abi, name, entry, compat, noret in read_table(tree, TBL64):
+        nr = "%s:%d" % (TBL64, lineno) if noret else None
         if abi in ("common", "64") and entry:
-            out["x86-64"].setdefault(name, []).append(("x86-64", entry))
-    for nr, abi, name, entry, compat in read_table(tree, TBL32):
+            out["x86-64"].setdefault(name, []).append(("x86-64", entry, nr))
+    for lineno, abi, name, entry, compat, noret in read_table(tree, TBL32):
+        nr = "%s:%d" % (TBL32, lineno) if noret else None
         if abi == "i386" and entry:
-            out["ia32"].setdefault(name, []).append(("i386", entry))
-            out["ia32"][name].append(("compat", compat or entry))
+            out["ia32"].setdefault(name, []).append(("i386", entry, nr))
+            out["ia32"][name].append(("compat", compat or entry, nr))
     return out
 
 
-def entry_defs(g, entry, kind):
+# An object that a Makefile builds for the compat entry points:
+# "obj-$(CONFIG_IA32_EMULATION) += sys_ia32.o signal_32.o".
+IA32_OBJ_RE = re.compile(r"^obj-\$\(CONFIG_IA32_EMULATION\)\s*[:+]?=(.*)$",
+                         re.M)
+
+
+def compat_32_files(tree):
+    """The arch/x86 files named *_32.c that an x86-64 kernel builds for
+    its ia32 compat entry points (6.12: signal_32.c)."""
+    found = set()
+    for d, dirs, files in os.walk(os.path.join(tree.root, "arch/x86")):
+        dirs.sort()
+        if "Makefile" not in files:
+            continue
+        rel_d = os.path.relpath(d, tree.root)
+        with open(os.path.join(d, "Makefile"), encoding="latin-1") as f:
+            text = f.read().replace("\\\n", " ")
+        for m in IA32_OBJ_RE.finditer(text):
+            for obj in m.group(1).split():
+                if obj.endswith("_32.o"):
+                    found.add(os.path.join(rel_d, obj[:-2] + ".c"))
+    return found
+
+
+def entry_defs(g, entry, kind, compat_32):
     """The definitions of an entry point the kernel of @kind builds:
-    arch/x86 files named *_32.c only on i386, *_64.c only on x86-64."""
+    arch/x86 files named *_32.c only on i386 and, for the compat entry
+    points, those of @compat_32; *_64.c only on x86-64."""
     skip = "_64.c:" if kind == "i386" else "_32.c:"
-    return [v for v in g.glob.get(entry, ())
-            if not (g.where[v].startswith("arch/x86/") and skip in g.where[v])]
+    out = []
+    for v in g.glob.get(entry, ()):
+        where = g.where[v]
+        if where.startswith("arch/x86/") and skip in where and not (
+                kind == "compat" and where.split(":")[0] in compat_32):
+            continue
+        out.append(v)
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tree", required=True)
     ap.add_argument("--data", required=True)
+    ap.add_argument("--base")
     ap.add_argument("--overlay")
     ap.add_argument("--cache")
     ap.add_argument("--depth", type=int, default=16)
@@ -656,71 +737,74 @@ def main():
     tree = Tree(args.tree, args.overlay)
     errors = []
 
-    tok_rows, e1 = read_tsv(os.path.join(args.data, "frame-tokens.tsv"), 2,
-                            "frame token")
-    crash_rows, e2 = read_tsv(os.path.join(args.data, "noreturn-crash.tsv"),
-                              2, "no-return crash")
-    edge_rows, e3 = read_tsv(os.path.join(args.data, "edges.tsv"), 3, "edge")
-    exc_rows, e4 = read_tsv(os.path.join(args.data, "exceptions.tsv"), 3,
-                            "exception")
-    reader_rows, e5 = read_tsv(os.path.join(args.data,
-                                            "reviewed-readers.tsv"), 2,
-                               "reviewed reader")
-    diag_rows, e6 = read_tsv(os.path.join(args.data, "diagnostics.tsv"), 2,
-                             "diagnostic")
+    base = args.base
+    if base and not re.fullmatch(r"\d+\.\d+", base):
+        die("--base %r is not major.minor" % base)
+    tok_rows, e1 = read_data(args.data, base, "frame-tokens.tsv", 2,
+                             "frame token")
+    crash_rows, e2 = read_data(args.data, base, "noreturn-crash.tsv", 2,
+                               "no-return crash")
+    edge_rows, e3 = read_data(args.data, base, "edges.tsv", 3, "edge", 2)
+    exc_rows, e4 = read_data(args.data, base, "exceptions.tsv", 3,
+                             "exception", 2)
+    reader_rows, e5 = read_data(args.data, base, "reviewed-readers.tsv", 2,
+                                "reviewed reader")
+    diag_rows, e6 = read_data(args.data, base, "diagnostics.tsv", 2,
+                              "diagnostic")
     errors += e1 + e2 + e3 + e4 + e5 + e6
-    readers = [c[0] for _, c in reader_rows]
-    diagnostics = [c[0] for _, c in diag_rows]
+    readers = [(w, c[0]) for w, c in reader_rows]
+    diagnostics = [(w, c[0]) for w, c in diag_rows]
     tokens = [tuple(c) for _, c in tok_rows]
     token_res = [token_regex(t) for t, _ in tokens]
     crash = [c[0] for _, c in crash_rows]
-    edges = [tuple(c) for _, c in edge_rows]
+    edges = [(w,) + tuple(c) for w, c in edge_rows]
     exceptions = {}
-    for lineno, (name, abi, reason) in exc_rows:
+    for where, (name, abi, reason) in exc_rows:
         if abi not in ABIS:
-            errors.append("exceptions.tsv:%d: ABI %r is not one of %s" %
-                          (lineno, abi, ", ".join(ABIS)))
+            errors.append("%s: ABI %r is not one of %s" %
+                          (where, abi, ", ".join(ABIS)))
             continue
-        exceptions[(name, abi)] = reason
+        exceptions[(name, abi)] = (where, reason)
 
     parsed = load_sources(tree, token_res, "\n".join(t for t, _ in tokens),
                           args.cache, True)
     g = build_graph(parsed, crash)
     declared = set(n for p in parsed.values() for n, _ in p[2])
-    for name in crash:
-        if name not in declared:
-            print("check-blacklist: report: noreturn-crash.tsv names %s, "
-                  "which no source declares __noreturn" % name)
-    for caller, callee, _ in edges:
+    for where, c in crash_rows:
+        if c[0] not in declared:
+            print("check-blacklist: report: %s names %s, which no source "
+                  "declares __noreturn" % (where, c[0]))
+    for where, caller, callee, _ in edges:
         for fn in (caller, callee):
             if fn not in g.glob and not any(nm == fn for (_, nm) in g.local):
-                errors.append("edges.tsv: %s is defined nowhere in the "
-                              "sources" % fn)
-    for name in diagnostics:
+                errors.append("%s: %s is defined nowhere in the sources" %
+                              (where, fn))
+    for where, name in diagnostics:
         nodes = [v for v in range(len(g.name)) if g.name[v] == name]
         if not nodes:
-            print("check-blacklist: report: diagnostics.tsv names %s, which "
-                  "is defined nowhere in the sources" % name)
+            print("check-blacklist: report: %s names %s, which is defined "
+                  "nowhere in the sources" % (where, name))
         for v in nodes:
             g.calls[v] = frozenset()
             g.tokens[v] = ()
-    for name in readers:
+    for where, name in readers:
         nodes = [v for v in range(len(g.name)) if g.name[v] == name]
         if not any(g.tokens[v] for v in nodes):
-            print("check-blacklist: report: reviewed-readers.tsv names %s, "
-                  "which holds no frame token in the sources" % name)
+            print("check-blacklist: report: %s names %s, which holds no "
+                  "frame token in the sources" % (where, name))
         for v in nodes:
             g.tokens[v] = ()
     print("check-blacklist: no-return functions (declared __noreturn, less "
           "noreturn-crash.tsv): %s" % " ".join(sorted(
               g.noreturn | set("%s (%s)" % (n, u)
                                for u, n in g.noreturn_local))))
-    dist, step = derive(g, edges, args.depth)
+    dist, step = derive(g, [e[1:] for e in edges], args.depth)
     cond = set()
     for m in COND_RE.finditer(strip_c(tree.read(SYS_NI_C))):
         cond.add(("compat_sys_" if m.group(1) else "sys_") + m.group(2))
 
     entries = entry_points(tree)
+    compat_32 = compat_32_files(tree)
     blacklists = read_blacklists(tree, errors)
     failures = []
     for abi in ABIS:
@@ -734,8 +818,12 @@ def main():
         derived = {}
         for name in sorted(table):
             paths = {}         # path -> the entry kinds that take it
-            for kind, entry in table[name]:
-                defs = entry_defs(g, entry, kind)
+            for kind, entry, noret in table[name]:
+                if noret:
+                    paths.setdefault("%s [no return: the table marks it "
+                                     "noreturn, %s]" % (entry, noret),
+                                     []).append(kind)
+                defs = entry_defs(g, entry, kind, compat_32)
                 if not defs and entry in cond:
                     continue   # not built: sys_ni_syscall(), which returns
                 if not defs:
@@ -755,7 +843,7 @@ def main():
             if name in bl:
                 verdict = "blacklisted"
             elif (name, abi) in exceptions:
-                verdict = "exception: " + exceptions[(name, abi)]
+                verdict = "exception (%s): %s" % exceptions[(name, abi)]
             else:
                 verdict = "MISSING"
             print("  %s %s: %s" % (abi, name, verdict))
@@ -772,15 +860,16 @@ def main():
                 print("check-blacklist: report: %s %s is blacklisted (%s:%d) "
                       "but not derived: it needs another reason" %
                       (abi, name, INDIRECT_C, bl[name]))
-        for (name, eabi), reason in sorted(exceptions.items()):
+        for (name, eabi), (where, _) in sorted(exceptions.items()):
             if eabi != abi:
                 continue
             if name in bl:
-                print("check-blacklist: report: %s %s is an exception and "
-                      "blacklisted as well" % (abi, name))
+                print("check-blacklist: report: %s %s is an exception (%s) "
+                      "and blacklisted as well" % (abi, name, where))
             elif name not in derived:
-                print("check-blacklist: report: %s %s is an exception but "
-                      "not derived: the exception is stale" % (abi, name))
+                print("check-blacklist: report: %s %s is an exception (%s) "
+                      "but not derived: the exception is stale" %
+                      (abi, name, where))
 
     for e in errors:
         print("check-blacklist: error: %s" % e)

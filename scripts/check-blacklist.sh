@@ -5,12 +5,15 @@
 #
 # Derives from the tree which syscalls indirect() must refuse on each ABI
 # and checks the blacklists in arch/x86/kernel/indirect.c against that,
-# with the data in scripts/blacklist/ (see check-blacklist.py). No kernel
-# build is needed. The inputs that the checker's own tests change (the
-# syscall tables, indirect.c and the data files) are copied to
-# <build-dir>/blacklist/inputs first. What it parsed of the sources is
-# kept, per version of the tree, in $HARNESS_CACHE (scripts/lib.sh),
-# where another clone's run finds it, else in <build-dir>/blacklist/.
+# with the data in scripts/blacklist/ (see check-blacklist.py) and, for
+# the tree's kernel base (major.minor: 6.1, 6.12), what only that base
+# needs, in scripts/blacklist/<base>/. No kernel build is needed. The
+# inputs that the checker's own tests change (the syscall tables,
+# indirect.c and the data files) are copied to
+# <build-dir>/blacklist/inputs first, with the base in a file "base".
+# What it parsed of the sources is kept, per version of the tree, in
+# $HARNESS_CACHE (scripts/lib.sh), where another clone's run finds it,
+# else in <build-dir>/blacklist/.
 # Set BLACKLIST_SCRATCH to check a changed copy of the inputs instead: its
 # tree/ holds files that replace or add to the tree's, its data/ the data
 # files.
@@ -37,6 +40,18 @@ if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ]; then
 fi
 
 version=$(cat "$tree/.git/harness-package-version" 2>/dev/null) || version=unknown
+# The base from the package version (6.12.118-1~deb12u1), as cheap as a
+# file read; from kbuild where the tree was not prepared by the harness.
+kver=$version
+[ "$kver" != unknown ] || kver=$(make -s -C "$tree" kernelversion) ||
+	die "$tree: no kernel version"
+base=$(echo "$kver" | cut -d. -f1,2)
+case $base in
+[0-9]*.[0-9]*) ;;
+*) die "$tree: kernel version '$kver' is not major.minor.patch" ;;
+esac
+# For the tests' cases that apply to one base only.
+[ -n "${BLACKLIST_SCRATCH:-}" ] || echo "$base" > "$in/base"
 cache=${HARNESS_CACHE:-$build/blacklist}/blacklist-sources-$version.cache
-run python3 "$TOP/scripts/check-blacklist.py" --tree "$tree" \
+run python3 "$TOP/scripts/check-blacklist.py" --tree "$tree" --base "$base" \
 	--overlay "$in/tree" --data "$in/data" --cache "$cache"

@@ -2,7 +2,12 @@
 """check-numbering.py - regression checks on the x86 syscall numbering.
 
 Usage: scripts/check-numbering.py --tbl32 F --tbl64 F --base-tbl32 F
-           --base-tbl64 F --pinned F [--header KIND=PATH]... [--binary BITS=PATH]...
+           --base-tbl64 F --pinned F [--upstream F --reserved F]
+           [--header KIND=PATH]... [--binary BITS=PATH]...
+
+The tables are read in either format: 6.1's "<number> <abi> <name>
+<entry point> [<compat entry point>]", and 6.12's, which adds "-" for no
+compat entry point and a sixth column, "noreturn".
 
 Checks, and reports every failure with what was expected and found:
   unique     every number is used once per ABI (i386; 64 and common; x32
@@ -15,6 +20,23 @@ Checks, and reports every failure with what was expected and found:
   entries    a pinned i386 syscall names compat_sys_<name> as its compat
              entry point; a pinned x86-64 one is "64" (not "common"), so
              that x32 does not get it: x32 is refused on purpose;
+  upstream   with --upstream (every number upstream has allocated, up to
+             its newest table: table, number, ABI, name, since) and
+             --reserved (bands upstream keeps empty for good: table,
+             first, last, reason), each line the patched tables add, in
+             each numbering space it joins, must use a number that
+               - no upstream kernel allocates in that space (a collision:
+                 a binary built for one base would run another call on a
+                 newer kernel);
+               - is not past upstream's last number in that space (the
+                 next upstream syscall would take it); x32's legacy block,
+                 512-547, closed upstream, does not count as the last;
+               - when below it, lies in a reserved band (any other gap is
+                 one a later kernel may fill);
+             and the unpatched tables must agree with --upstream (else the
+             data file does not describe the base). A malformed data
+             line, a band that upstream has used or not yet reached, or a
+             number given twice in a space is bad input;
   headers    each --header agrees with its table; KIND is uapi_32 or
              gen_32 (__NR_*, i386), uapi_64 or gen_64 (__NR_*, 64),
              ia32 (__NR_ia32_*, i386). gen_* and ia32 also define the
@@ -22,7 +44,7 @@ Checks, and reports every failure with what was expected and found:
              cover the highest number;
   binaries   each --binary (BITS 32 or 64) was built with the pinned
              number: it carries the string "indirect-nr=<n>".
-Exits 0 when all pass, 1 otherwise, 2 on bad usage.
+Exits 0 when all pass, 1 otherwise, 2 on bad usage or bad input files.
 """
 
 import argparse
@@ -32,6 +54,8 @@ import sys
 
 DEFINE_RE = re.compile(r"^#define\s+__NR_(\w+)\s+(\d+)\s*$")
 TAG_RE = re.compile(rb"indirect-nr=(\d+)")
+NAME_RE = re.compile(r"^\w+$")
+SINCE_RE = re.compile(r"^(<=)?\d+\.\d+$")
 
 # The numbering spaces of each table: which ABIs share one space.
 SPACES = {
@@ -48,10 +72,31 @@ class Entry:
         self.abi = fields[1]
         self.name = fields[2]
         self.entry = fields[3] if len(fields) > 3 else ""
-        self.compat = fields[4] if len(fields) > 4 else ""
+        # 6.12 writes "-" for no compat entry point, to reach "noreturn".
+        self.compat = fields[4] if len(fields) > 4 and fields[4] != "-" else ""
+        self.flags = fields[5:]
 
     def where(self):
         return "%s:%d" % (self.table, self.lineno)
+
+    def points(self):
+        return " ".join([self.entry, self.compat or "-"] + self.flags)
+
+
+# On stdout, with the failures: it is the report, not a usage error.
+def bad_input(msg):
+    print("check-numbering: BAD INPUT: %s" % msg)
+    sys.exit(2)
+
+
+def read_data(path):
+    try:
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                if line.split("#", 1)[0].strip():
+                    yield lineno, line.rstrip("\n")
+    except OSError as e:
+        bad_input("cannot read %s: %s" % (path, e))
 
 
 def read_table(path, table):
@@ -63,7 +108,7 @@ def read_table(path, table):
                 if fields:
                     entries.append(Entry(table, lineno, fields))
     except (OSError, ValueError, IndexError) as e:
-        raise SystemExit("check-numbering: cannot read %s: %s" % (path, e))
+        bad_input("cannot read %s: %s" % (path, e))
     return entries
 
 
@@ -93,15 +138,12 @@ def check_unique(tables, errors):
 
 def read_pinned(path):
     pinned = []
-    with open(path) as f:
-        for lineno, line in enumerate(f, 1):
-            fields = line.split("#", 1)[0].split()
-            if not fields:
-                continue
-            if len(fields) != 4 or fields[1] not in SPACES:
-                raise SystemExit("check-numbering: %s:%d: want 'name table abi "
-                                 "number'" % (path, lineno))
-            pinned.append((fields[0], fields[1], fields[2], int(fields[3])))
+    for lineno, line in read_data(path):
+        fields = line.split("#", 1)[0].split()
+        if (len(fields) != 4 or fields[1] not in SPACES
+                or not fields[3].isdigit()):
+            bad_input("%s:%d: want 'name table abi number'" % (path, lineno))
+        pinned.append((fields[0], fields[1], fields[2], int(fields[3])))
     return pinned
 
 
@@ -135,11 +177,10 @@ def check_additions(tables, bases, errors):
                 errors.append("additions: %s %s (ABI %s) was renumbered from %d "
                               "to %d (%s)" % (table, b.name, b.abi, b.nr, p.nr,
                                               p.where()))
-            elif (p.entry, p.compat) != (b.entry, b.compat):
+            elif (p.entry, p.compat, p.flags) != (b.entry, b.compat, b.flags):
                 errors.append("additions: %s %s changed its entry points from "
-                              "'%s %s' to '%s %s'"
-                              % (table, b.name, b.entry, b.compat, p.entry,
-                                 p.compat))
+                              "'%s' to '%s'"
+                              % (table, b.name, b.points(), p.points()))
 
 
 def check_entries(tables, pinned, errors):
@@ -165,6 +206,140 @@ def check_entries(tables, pinned, errors):
         if e.abi == "x32" and any(e.name == p[0] for p in pinned):
             errors.append("entries: %s: %s has an x32 entry; x32 is refused"
                           % (e.where(), e.name))
+
+
+class Upstream:
+    """Upstream's allocations, by table and numbering space."""
+
+    def __init__(self):
+        self.nrs = {t: {s: {} for s in SPACES[t]} for t in SPACES}
+        self.last = {t: {} for t in SPACES}
+
+
+def read_upstream(path):
+    up = Upstream()
+    names = {t: {s: {} for s in SPACES[t]} for t in SPACES}
+    for lineno, line in read_data(path):
+        fields = line.split("#", 1)[0].split()
+        where = "%s:%d" % (path, lineno)
+        if len(fields) != 5:
+            bad_input("%s: want 'table number abi name since', found %d "
+                      "fields" % (where, len(fields)))
+        table, nr, abi, name, since = fields
+        if table not in SPACES:
+            bad_input("%s: unknown table '%s'" % (where, table))
+        spaces = [s for s in SPACES[table] if abi in SPACES[table][s]]
+        if not spaces:
+            bad_input("%s: ABI '%s' is not one of %s's" % (where, abi, table))
+        if not nr.isdigit():
+            bad_input("%s: number '%s' is not a number" % (where, nr))
+        if not NAME_RE.match(name):
+            bad_input("%s: bad name '%s'" % (where, name))
+        if not SINCE_RE.match(since):
+            bad_input("%s: since '%s' is not a version (6.5, <=6.1)"
+                      % (where, since))
+        nr = int(nr)
+        for space in spaces:
+            prev = up.nrs[table][space].get(nr)
+            if prev:
+                bad_input("%s: %s %d is given twice in ABI %s: %s (line %d) "
+                          "and %s" % (where, table, nr, space, prev[0],
+                                      prev[3], name))
+            prev = names[table][space].get(name)
+            if prev is not None:
+                bad_input("%s: %s %s appears twice in ABI %s (lines %d, %d)"
+                          % (where, table, name, space, prev, lineno))
+            up.nrs[table][space][nr] = (name, since, abi, lineno)
+            names[table][space][name] = lineno
+    for table, spaces in up.nrs.items():
+        for space, nrs in spaces.items():
+            # x32's own numbers, 512-547, are a legacy block closed for
+            # good ("Do not add new syscalls to this range"): the next
+            # upstream call comes after the last common one.
+            grow = [n for n, a in nrs.items() if a[2] != "x32"]
+            if not grow:
+                bad_input("%s: no %s numbers for ABI %s"
+                          % (path, table, space))
+            up.last[table][space] = max(grow)
+    return up
+
+
+def read_bands(path, up):
+    bands = {t: [] for t in SPACES}
+    for lineno, line in read_data(path):
+        fields = line.split("\t", 3)
+        where = "%s:%d" % (path, lineno)
+        if len(fields) != 4 or not fields[3].strip():
+            bad_input("%s: want 'table<TAB>first<TAB>last<TAB>reason'" % where)
+        table, first, last, reason = fields
+        if table not in SPACES:
+            bad_input("%s: unknown table '%s'" % (where, table))
+        if not first.isdigit() or not last.isdigit() or int(first) > int(last):
+            bad_input("%s: '%s'..'%s' is not a band of numbers"
+                      % (where, first, last))
+        first, last = int(first), int(last)
+        for f, l, n in bands[table]:
+            if first <= l and f <= last:
+                bad_input("%s: %s band %d-%d overlaps %d-%d (line %d)"
+                          % (where, table, first, last, f, l, n))
+        for space, nrs in up.nrs[table].items():
+            used = sorted(n for n in nrs if first <= n <= last)
+            if used:
+                bad_input("%s: %s band %d-%d holds upstream's %s at %d (ABI "
+                          "%s): upstream does not keep it empty"
+                          % (where, table, first, last, nrs[used[0]][0],
+                             used[0], space))
+            if last > up.last[table][space]:
+                bad_input("%s: %s band %d-%d ends past upstream's last number "
+                          "in ABI %s, %d: nothing says upstream will skip it"
+                          % (where, table, first, last, space,
+                             up.last[table][space]))
+        bands[table].append((first, last, lineno))
+    return bands
+
+
+def describe(nrs, nr):
+    name, since = nrs[nr][0], nrs[nr][1]
+    return "%s (%d, %s)" % (name, nr, "6.1 or older" if since == "<=6.1"
+                            else "since " + since)
+
+
+def check_upstream(tables, bases, up, bands, errors):
+    added = 0
+    for table, entries in tables.items():
+        base = {(b.abi, b.name, b.nr) for b in bases[table]}
+        for space in SPACES[table]:
+            nrs, last = up.nrs[table][space], up.last[table][space]
+            for b in space_entries(bases[table], table, space):
+                if b.nr not in nrs or nrs[b.nr][0] != b.name:
+                    errors.append("upstream: %s ABI %s: the unpatched table "
+                                  "has %s at %d, but the upstream data %s: it "
+                                  "does not describe this base"
+                                  % (table, space, b.name, b.nr,
+                                     "gives %s" % describe(nrs, b.nr)
+                                     if b.nr in nrs else "has no such number"))
+            for e in space_entries(entries, table, space):
+                if (e.abi, e.name, e.nr) in base:
+                    continue
+                added += 1
+                what = "upstream: %s ABI %s: %s at %d" % (table, space,
+                                                          e.name, e.nr)
+                if e.nr in nrs:
+                    errors.append("%s collides with upstream's %s"
+                                  % (what, describe(nrs, e.nr)))
+                elif e.nr > last:
+                    errors.append("%s is past upstream's last number, %s: it "
+                                  "would collide with the next upstream "
+                                  "syscall" % (what, describe(nrs, last)))
+                elif not any(f <= e.nr <= l for f, l, _ in bands[table]):
+                    near = [describe(nrs, n) for n in
+                            (max((n for n in nrs if n < e.nr), default=None),
+                             min(n for n in nrs if n > e.nr)) if n is not None]
+                    errors.append("%s is an unexplained gap: below upstream's "
+                                  "last number, %d, next to %s, and in no "
+                                  "reserved band, so a later kernel may "
+                                  "fill it" % (what, last, " and ".join(near)))
+    return added
 
 
 # Which table, numbering space and macro prefix each header kind follows.
@@ -238,11 +413,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for opt in ("tbl32", "tbl64", "base-tbl32", "base-tbl64", "pinned"):
         ap.add_argument("--" + opt, required=True)
+    ap.add_argument("--upstream", metavar="ALLOCATIONS_TSV")
+    ap.add_argument("--reserved", metavar="BANDS_TSV")
     ap.add_argument("--header", action="append", default=[],
                     metavar="KIND=PATH")
     ap.add_argument("--binary", action="append", default=[],
                     metavar="BITS=PATH")
     args = ap.parse_args()
+    if (args.upstream is None) != (args.reserved is None):
+        ap.error("--upstream and --reserved go together")
 
     tables = {"syscall_32.tbl": read_table(args.tbl32, "syscall_32.tbl"),
               "syscall_64.tbl": read_table(args.tbl64, "syscall_64.tbl")}
@@ -255,6 +434,10 @@ def main():
     check_frozen(tables, pinned, errors)
     check_additions(tables, bases, errors)
     check_entries(tables, pinned, errors)
+    if args.upstream:
+        up = read_upstream(args.upstream)
+        added = check_upstream(tables, bases, up,
+                               read_bands(args.reserved, up), errors)
     for spec in args.header:
         kind, _, path = spec.partition("=")
         if kind not in HEADER_KINDS or not path:
@@ -272,9 +455,11 @@ def main():
     if errors:
         return 1
     print("check-numbering: OK: %d i386 and %d x86-64 entries, %d pinned, "
-          "%d headers, %d binaries"
+          "%s, %d headers, %d binaries"
           % (len(tables["syscall_32.tbl"]), len(tables["syscall_64.tbl"]),
-             len(pinned), len(args.header), len(args.binary)))
+             len(pinned), "%d additions checked against upstream" % added
+             if args.upstream else "no upstream data",
+             len(args.header), len(args.binary)))
     return 0
 
 

@@ -4,8 +4,11 @@
 # Usage: scripts/check-numbering.sh <tree-dir> <build-dir> <target>...
 #
 # Compares the patched syscall tables with the unpatched ones (the tree's
-# "upstream" tag) and with scripts/numbering/frozen-abi.txt, and checks the
-# headers of each <target>'s build and its test binaries against them.
+# "upstream" tag), with scripts/numbering/frozen-abi.txt and with the
+# numbers upstream allocates up to its newest kernel (upstream-allocations.tsv
+# and reserved-bands.tsv there), and checks the headers of each <target>'s
+# build and its test binaries against them. <build-dir> is the base's:
+# build/<base>.
 # Set NUMBERING_SCRATCH to check copies of the inputs instead (the
 # checker's own tests do); it must hold the same layout as made here.
 set -eu
@@ -27,7 +30,9 @@ if [ -z "${NUMBERING_SCRATCH:-}" ]; then
 			> "$in/base/syscall_$t.tbl" ||
 			die "cannot read the unpatched syscall_$t.tbl from $tree"
 	done
-	cp "$TOP/scripts/numbering/frozen-abi.txt" "$in/frozen-abi.txt"
+	for f in frozen-abi.txt upstream-allocations.tsv reserved-bands.tsv; do
+		cp "$TOP/scripts/numbering/$f" "$in/$f"
+	done
 	for target in "$@"; do
 		hdr=$build/$target/headers/include/asm
 		gen=$build/$target/kernel/arch/x86/include/generated
@@ -51,7 +56,8 @@ fi
 
 set -- --tbl32 "$in/syscall_32.tbl" --tbl64 "$in/syscall_64.tbl" \
 	--base-tbl32 "$in/base/syscall_32.tbl" \
-	--base-tbl64 "$in/base/syscall_64.tbl" --pinned "$in/frozen-abi.txt"
+	--base-tbl64 "$in/base/syscall_64.tbl" --pinned "$in/frozen-abi.txt" \
+	--upstream "$in/upstream-allocations.tsv" --reserved "$in/reserved-bands.tsv"
 for h in "$in"/*/uapi_* "$in"/*/gen_* "$in"/*/ia32; do
 	[ -f "$h" ] && set -- "$@" --header "$(basename "$h")=$h"
 done

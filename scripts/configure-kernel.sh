@@ -5,7 +5,8 @@
 #
 # Runs "make tinyconfig" in <out-dir> (an O= build folder), merges
 # scripts/kconfig/common.config, scripts/kconfig/<target>.config and any extra
-# fragments with the tree's own merge_config.sh, then checks that every
+# fragments, each with its scripts/kconfig/<base>/ part, with the tree's own
+# merge_config.sh, then checks that every
 # option the fragments ask for made it into the final .config. The .config
 # is replaced only when it changed, so that kbuild does not redo work.
 set -eu
@@ -17,7 +18,17 @@ load_target "$1"
 tree=$(absdir "$2")
 out=$(absdir "$3")
 shift 3
-fragments="$TOP/scripts/kconfig/common.config $TOP/scripts/kconfig/$TARGET.config $*"
+# The kernel base is the tree's version, major.minor; each fragment F is
+# followed by scripts/kconfig/<base>/F when that exists: what one base
+# needs and the others do not define.
+kver=$(make -s -C "$tree" kernelversion) || die "$tree: no kernel version"
+base=$(echo "$kver" | cut -d. -f1,2)
+fragments=
+for fragment in "$TOP/scripts/kconfig/common.config" "$TOP/scripts/kconfig/$TARGET.config" "$@"; do
+	fragments="$fragments $fragment"
+	for_base=$TOP/scripts/kconfig/$base/$(basename "$fragment")
+	[ ! -f "$for_base" ] || fragments="$fragments $for_base"
+done
 
 scratch=$out/.config-scratch
 rm -rf "$scratch"

@@ -14,7 +14,7 @@ set -eu
 STEP=install-deps
 . "$(dirname "$0")/lib.sh"
 
-PACKAGES="linux-source gcc-multilib libc6-dev-x32 make qemu-system-x86
+PACKAGES="linux-source-6.1 linux-source-6.12 gcc-multilib libc6-dev-x32 make qemu-system-x86
 	busybox-static bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
 	python3 ccache git groff-base libcap-dev libcap-dev:i386 shellcheck nodejs"
 # <command>=<package>: the package, if the command is missing.
@@ -45,7 +45,18 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 [ -z "$need_i386" ] || run dpkg --add-architecture i386
-run apt-get update -q || die "apt-get update failed"
+# A mirror in the middle of a sync serves an index of the wrong size for a
+# minute or two: try again, then go on with what was fetched, as apt-get
+# itself does; the install below says what it could not find.
+tries=1
+until run apt-get update -q; do
+	[ "$tries" -lt 3 ] || {
+		warn "apt-get update failed $tries times; installing from the package lists it has"
+		break
+	}
+	tries=$((tries + 1))
+	sleep 20
+done
 # shellcheck disable=SC2086
 [ -z "$missing" ] ||
 	run apt-get install -y -q --no-install-recommends $missing ||

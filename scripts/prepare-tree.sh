@@ -1,13 +1,14 @@
 #!/bin/sh
 # prepare-tree.sh - extract Debian's linux-source into a throwaway git repo.
 #
-# Usage: scripts/prepare-tree.sh <tarball> <tree-dir>
+# Usage: scripts/prepare-tree.sh <tarball> <tree-dir> <BASE-file>
 #
 # The tree is extracted once and committed as the "upstream" tag, so that
 # apply-series.sh can "git am" the series on top of it and
 # refresh-patches.sh can write edited commits back to patches/.
-# Prints the version found and warns when it is not the tested one named in
-# patches/BASE.
+# The Debian package is the tarball's name (/usr/src/linux-source-6.12.tar.xz
+# comes from linux-source-6.12). Prints the version found, and warns when it
+# is not the tested one that <BASE-file> (patches/<base>/BASE) names.
 #
 # The first extraction of a package version also keeps the repository, bare,
 # in $HARNESS_CACHE (scripts/lib.sh; empty: no cache), as
@@ -19,23 +20,24 @@ set -eu
 STEP=prepare-tree
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || die "usage: $0 <tarball> <tree-dir>"
+[ $# -eq 3 ] || die "usage: $0 <tarball> <tree-dir> <BASE-file>"
 tarball=$1
 tree=$2
+pkg=$(basename "$tarball" .tar.xz)
 
 [ -f "$tarball" ] ||
-	die "$tarball not found; install Debian's linux-source package (make deps)"
+	die "$tarball not found; install Debian's $pkg package (make deps)"
 
-pkg_version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+pkg_version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) ||
 	pkg_version=unknown
-tested=$(cat "$TOP/patches/BASE")
+tested=$(cat "$3") || die "cannot read $3, which names the tested package version"
 
 recorded=$(cat "$tree/.git/harness-package-version" 2>/dev/null) || recorded=
 if [ -n "$recorded" ] && [ "$recorded" != "$pkg_version" ]; then
 	echo "  [$STEP] linux-source changed from $recorded to $pkg_version: extracting again"
 	recorded=
 fi
-cached=${HARNESS_CACHE:+$HARNESS_CACHE/linux-source-6.1_$pkg_version.git}
+cached=${HARNESS_CACHE:+$HARNESS_CACHE/${pkg}_$pkg_version.git}
 
 # Extract the tarball into $tree and commit it as "upstream".
 extract() {
@@ -54,7 +56,7 @@ extract() {
 	run git -C "$tree" init -q
 	run git -C "$tree" add -f -A
 	git -C "$tree" -c user.name=harness -c user.email=harness@localhost \
-		commit -q -m "linux-source-6.1 $pkg_version as extracted" ||
+		commit -q -m "$pkg $pkg_version as extracted" ||
 		die "could not commit the extracted tree"
 	git -C "$tree" tag upstream
 	progress_end
@@ -98,7 +100,7 @@ if [ -z "$recorded" ] || ! git -C "$tree" rev-parse -q --verify upstream >/dev/n
 fi
 
 kver=$(make -s -C "$tree" kernelversion)
-found="linux-source-6.1 $(cat "$tree/.git/harness-package-version")"
+found="$pkg $(cat "$tree/.git/harness-package-version")"
 echo "  [$STEP] kernel source: $found (Linux $kver) in $tree"
 [ "$found" = "$tested" ] ||
 	warn "found $found, but the series is tested on $tested; expect trouble"

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """print-matrix.py - print the test matrix from the targets' summaries.
 
-Usage: scripts/print-matrix.py [--markdown] [--out FILE] build/<target>/summary.tsv...
+Usage: scripts/print-matrix.py [--markdown] [--title TEXT] [--out FILE]
+           build/<base>/<target>/summary.tsv...
 
 Each summary is the one parse-console.py wrote. Prints one row per target
 and ABI (tests passed, failed and skipped, and the suite's time in the
-guest), then each target's verdict and boot time; with --markdown, as a
+guest), then each target's verdict and boot time, under --title (the
+kernel base) if given; with --markdown, as a
 Markdown table and list (for a CI job's summary). --out FILE writes the
 same to FILE too. Exits 1 when a target failed or has no summary, else 0.
 """
@@ -21,9 +23,12 @@ def main(argv):
     ap.add_argument("--markdown", action="store_true",
                     help="a Markdown table, for a CI job's summary")
     ap.add_argument("--out", help="write the matrix to this file too")
+    ap.add_argument("--title", help="a line above the table: the kernel base")
     ap.add_argument("paths", nargs="+", metavar="summary.tsv")
     args = ap.parse_args(argv)
     lines = []
+    if args.title:
+        lines.append(("### " if args.markdown else "") + args.title)
     failed = matrix(args.paths, args.markdown, lines)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)

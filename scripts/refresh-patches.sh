@@ -5,7 +5,7 @@
 #
 # Edit the series in <tree-dir> with ordinary git (commit --amend, rebase -i,
 # new commits), then run this: every commit since the "upstream" tag becomes
-# patches/NNNN-<subject>.patch again (git format-patch, with zeroed commit
+# <patches-dir>/NNNN-<subject>.patch again (git format-patch, with zeroed commit
 # ids so that unchanged patches stay byte-for-byte the same; a commit's git
 # note, which apply-series.sh makes of what a patch says below its "---"
 # line, goes back there). The series
@@ -29,13 +29,19 @@ run git -C "$tree" format-patch -q -n --zero-commit --no-signature --notes \
 	-o "$out" upstream..HEAD
 new=$(cd "$out" && for f in *.patch; do [ ! -f "$f" ] || echo "$f"; done)
 
-# Old patches go; the cover letter and other files stay.
+# Each new patch goes where the old one of its place in the series was:
+# into <patches-dir>, or, for a patch that the series names as ../<name>
+# (one that every base shares), into <patches-dir>/..; extra patches go
+# into <patches-dir>. Old patches go; the cover letter and other files
+# stay. A patch whose change is the old one's, where only the blob ids
+# of its "index" lines and the line numbers and function names of its
+# hunk headers differ, keeps the old file: refreshing one base leaves
+# alone what the other base's series shares with it.
+mkdir "$out/old"
 # shellcheck disable=SC2013
 for name in $(sed -e 's/#.*//' "$patches/series"); do
-	rm -f "$patches/$name"
+	[ ! -f "$patches/$name" ] || mv "$patches/$name" "$out/old/$(basename "$name")"
 done
-[ -z "$new" ] || cp "$out"/*.patch "$patches/"
-
 printf '%s\n' "$new" | awk -v series="$patches/series" '
 	{ new[++n] = $0 }
 	END {
@@ -43,10 +49,26 @@ printf '%s\n' "$new" | awk -v series="$patches/series" '
 		while ((getline line < series) > 0) {
 			name = line; sub(/#.*/, "", name); gsub(/[ \t]/, "", name)
 			if (name == "") { print line; continue }
-			if (++i <= n) print new[i]
+			dir = name; if (!sub(/[^\/]*$/, "", dir)) dir = ""
+			if (++i <= n) print dir new[i]
 		}
 		for (i++; i <= n; i++) print new[i]
 	}' > "$out/series"
+# The same change, but for where it applies.
+change_of() {
+	sed -e '/^index [0-9a-f]*\.\.[0-9a-f]*/d' \
+		-e 's/^@@ -[0-9,]* +[0-9,]* @@.*/@@/' "$1"
+}
+# shellcheck disable=SC2013
+for name in $(sed -e 's/#.*//' "$out/series"); do
+	new_file=$out/$(basename "$name")
+	old_file=$out/old/$(basename "$name")
+	if [ -f "$old_file" ] && [ "$(change_of "$old_file")" = "$(change_of "$new_file")" ]; then
+		cp "$old_file" "$patches/$name"
+	else
+		cp "$new_file" "$patches/$name"
+	fi
+done
 mv "$out/series" "$patches/series"
 git -C "$tree" rev-parse HEAD > "$tree/.git/harness-applied"
 echo "  [$STEP] wrote $(printf '%s\n' "$new" | grep -c . || true) patches to $patches"

@@ -10,6 +10,10 @@
 #                             suites, or give a shell
 #   harness.bench=smoke|full  benchmark size (default smoke)
 #   harness.timeout=<s>       per-binary time limit (default 300)
+#   harness.cross_base=<base> the binaries were built for another kernel
+#                             base than the running kernel's (make
+#                             check-cross-base); the tests see it in
+#                             $HARNESS_CROSS_BASE
 
 HARNESS_SUITES=
 HARNESS_FAILED=0
@@ -221,6 +225,8 @@ harness_shell() {
 harness_main() {
 	harness_mount
 	HARNESS_TIMEOUT=$(harness_param timeout 300)
+	HARNESS_CROSS_BASE=$(harness_param cross_base "")
+	export HARNESS_CROSS_BASE
 	case $(harness_param mode test) in
 	test)	kmemleak_suite
 		harness_run_tests ;;

@@ -8,6 +8,7 @@
 # "# bench" lines). Each folder next to it is one case: an optional
 # "mutate.sed" turns that log into the case's own (a figure raised, a line
 # removed), and "expect" has the "args=" to add to bench-report.py's
+# (where @CASE@ is the case's folder, for a file of its own)
 # command line, the "exit=" status wanted and fixed strings that its
 # output must contain (scripts/tests/expect.sh). Each case also checks
 # that --verdict's file exists exactly when the exit status is non-zero.
@@ -34,7 +35,7 @@ for dir in $cases; do
 	else
 		cp "$base" "$log"
 	fi
-	args=$(sed -n 's/^args=//p' "$dir/expect")
+	args=$(sed -n -e "s|@CASE@|$dir|g" -e 's/^args=//p' "$dir/expect")
 	verdict=$scratch/$name.missed
 	got_exit=0
 	# $args is split into words on purpose.

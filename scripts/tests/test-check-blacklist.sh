@@ -8,9 +8,11 @@
 # and arch/x86/kernel/indirect.c, and any file added there, which the
 # checker reads in place of the tree's or beside them; data/: the data
 # files of scripts/blacklist/), and "expect": an "exit=<status>" line and
-# then fixed strings the checker's output must contain. Run
-# scripts/check-blacklist.sh first: it collects the real inputs. Prints
-# KTAP; exits 1 if any case fails.
+# then fixed strings the checker's output must contain. The cases in
+# scripts/tests/blacklist/<base>/ run only on a tree of that kernel base
+# (6.1, 6.12): what only that base has. Run scripts/check-blacklist.sh
+# first: it collects the real inputs and the base. Prints KTAP; exits 1 if
+# any case fails.
 set -eu
 STEP=test-check-blacklist
 . "$(dirname "$0")/../lib.sh"
@@ -23,10 +25,28 @@ real=$build/blacklist/inputs
 [ -f "$real/tree/arch/x86/kernel/indirect.c" ] ||
 	die "no inputs in $real: run scripts/check-blacklist.sh first"
 
-cases_begin "$TOP/scripts/tests/blacklist"
-for dir in $cases; do
+[ -f "$real/base" ] || die "no base in $real: run scripts/check-blacklist.sh first"
+base=$(cat "$real/base")
+
+# A folder with a mutate file is a case; the others are bases' folders.
+# Not cases_begin: its plan would count those folders too.
+top=$TOP/scripts/tests/blacklist
+cases=
+count=0
+for m in "$top"/*/mutate "$top/$base"/*/mutate; do
+	[ -f "$m" ] || continue
+	m=${m%/mutate}
+	cases="$cases ${m#"$top"/}"
+	count=$((count + 1))
+done
+[ "$count" -gt 0 ] || die "no cases in $top"
+echo "KTAP version 1"
+echo "1..$count"
+n=0
+failed=0
+for name in $cases; do
 	n=$((n + 1))
-	name=$(basename "$dir")
+	dir=$top/$name
 	scratch=$build/blacklist-test/$name
 	rm -rf "$scratch"
 	mkdir -p "$scratch"

@@ -5,12 +5,14 @@
 #
 # Each folder in scripts/tests/numbering/ is one case: "mutate", a shell
 # snippet run inside a copy of the real inputs (tables, unpatched tables,
-# frozen-abi.txt, <target>/ headers, bin32/ and bin64/ test binaries), and
+# frozen-abi.txt, upstream-allocations.tsv, reserved-bands.tsv, <target>/
+# headers, bin32/ and bin64/ test binaries), and
 # "expect": an "exit=<status>" line and then fixed strings the checker's
 # output must contain. A mutate that exits 77 does not apply to the
 # targets checked (its input is not there) and is reported as skipped.
-# Run scripts/check-numbering.sh first: it collects
-# the real inputs. Prints KTAP; exits 1 if any case fails.
+# Run scripts/check-numbering.sh first, with the same <build-dir> (the
+# base's, build/<base>): it collects the real inputs there. A case must hold
+# on every base. Prints KTAP; exits 1 if any case fails.
 set -eu
 STEP=test-check-numbering
 . "$(dirname "$0")/../lib.sh"
@@ -21,7 +23,10 @@ tree=$1
 build=$2
 shift 2
 real=$build/numbering
-[ -f "$real/frozen-abi.txt" ] || die "no inputs in $real: run scripts/check-numbering.sh first"
+for f in frozen-abi.txt upstream-allocations.tsv reserved-bands.tsv; do
+	[ -f "$real/$f" ] ||
+		die "no $f in $real: run scripts/check-numbering.sh first"
+done
 
 cases_begin "$TOP/scripts/tests/numbering"
 for dir in $cases; do

@@ -20,6 +20,7 @@ endif
 ## check-upstream: the kernel's seccomp and x86 selftests on patched and unpatched $(ARCH); non-zero on a regression
 check-upstream: $(foreach t,$(ARCH),$(UPSTREAM)/$(t)-unpatched.tsv $(UPSTREAM)/$(t)-patched.tsv)
 	scripts/upstream/compare-results.py --known scripts/upstream/known-failures.tsv \
+		$(addprefix --known ,$(wildcard scripts/upstream/$(BASE)/known-failures.tsv)) \
 		--dir $(UPSTREAM) $(ARCH)
 .PHONY: check-upstream
 

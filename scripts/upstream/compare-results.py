@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """compare-results.py - the kernel's selftests, patched against unpatched.
 
-Usage: scripts/upstream/compare-results.py --known KNOWN.tsv --dir DIR TARGET...
+Usage: scripts/upstream/compare-results.py --known KNOWN.tsv [--known KNOWN.tsv]... --dir DIR TARGET...
 
 For each TARGET reads DIR/TARGET-unpatched.tsv and DIR/TARGET-patched.tsv
 (written by collect-results.py) and prints the tests passed, failed and
@@ -59,7 +59,7 @@ def read_known(path):
             if len(cells) != 3 or not all(c.strip() for c in cells):
                 raise SystemExit("%s:%d: want <target>\\t<test>\\t<reason>, got %r"
                                  % (path, n, line))
-            known.append([c.strip() for c in cells] + [n, False])
+            known.append([c.strip() for c in cells] + ["%s:%d" % (path, n), False])
     return known
 
 
@@ -140,12 +140,13 @@ def compare(target, unpatched, patched, known):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--known", required=True, help="known failures (TSV)")
+    ap.add_argument("--known", required=True, action="append",
+                    help="known failures (TSV); repeat it for more files")
     ap.add_argument("--dir", required=True, help="where the results TSVs are")
     ap.add_argument("targets", nargs="+")
     args = ap.parse_args()
 
-    known = read_known(args.known)
+    known = [entry for path in args.known for entry in read_known(path)]
     verdicts = []
     for target in args.targets:
         paths = [os.path.join(args.dir, "%s-%s.tsv" % (target, k))
@@ -164,8 +165,8 @@ def main():
         target_pattern, test_pattern, _, line, used = entry
         applies = any(fnmatch.fnmatchcase(t, target_pattern) for t in args.targets)
         if applies and not used:
-            print("warning: %s:%d (%s %s) matches no test failing on both kernels;"
-                  " drop it?" % (args.known, line, target_pattern, test_pattern))
+            print("warning: %s (%s %s) matches no test failing on both kernels;"
+                  " drop it?" % (line, target_pattern, test_pattern))
     failed = False
     for target, (regressions, unexplained) in verdicts:
         if regressions or unexplained:
