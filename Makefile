@@ -105,7 +105,6 @@ PATCH_FILES := $(wildcard patches/*.patch $(PATCHES)/*.patch)
 # ran (BASE_FREE_CHECKS=no).
 BASE_FREE_CHECKS ?= yes
 
-
 # Every step that a script runs records how long it took in this file
 # (scripts/lib.sh); "make", "make test", "make boot" and "make matrix" start
 # it afresh and print it at the end (scripts/print-step-times.sh).
