@@ -40,16 +40,7 @@ if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ]; then
 fi
 
 version=$(cat "$tree/.git/harness-package-version" 2>/dev/null) || version=unknown
-# The base from the package version (6.12.118-1~deb12u1), as cheap as a
-# file read; from kbuild where the tree was not prepared by the harness.
-kver=$version
-[ "$kver" != unknown ] || kver=$(make -s -C "$tree" kernelversion) ||
-	die "$tree: no kernel version"
-base=$(echo "$kver" | cut -d. -f1,2)
-case $base in
-[0-9]*.[0-9]*) ;;
-*) die "$tree: kernel version '$kver' is not major.minor.patch" ;;
-esac
+base=$(kernel_base "$tree")
 # For the tests' cases that apply to one base only.
 [ -n "${BLACKLIST_SCRATCH:-}" ] || echo "$base" > "$in/base"
 cache=${HARNESS_CACHE:-$build/blacklist}/blacklist-sources-$version.cache

@@ -18,11 +18,9 @@ load_target "$1"
 tree=$(absdir "$2")
 out=$(absdir "$3")
 shift 3
-# The kernel base is the tree's version, major.minor; each fragment F is
-# followed by scripts/kconfig/<base>/F when that exists: what one base
-# needs and the others do not define.
-kver=$(make -s -C "$tree" kernelversion) || die "$tree: no kernel version"
-base=$(echo "$kver" | cut -d. -f1,2)
+# Each fragment F is followed by scripts/kconfig/<base>/F when that
+# exists: what one base needs and the others do not define.
+base=$(kernel_base "$tree")
 fragments=
 for fragment in "$TOP/scripts/kconfig/common.config" "$TOP/scripts/kconfig/$TARGET.config" "$@"; do
 	fragments="$fragments $fragment"

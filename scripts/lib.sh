@@ -35,6 +35,20 @@ KERNEL_CC=$(if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"
 # what check-blacklist.py parsed of them. HARNESS_CACHE= for none.
 HARNESS_CACHE=${HARNESS_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/sys-indirect}
 
+# Print the kernel base of the tree $1 (major.minor: 6.1, 6.12): from
+# the package version that prepare-tree.sh recorded (6.12.118-1~deb12u1),
+# as cheap as a file read, else from kbuild, for a tree that the harness
+# did not prepare (the unpatched copy of check-upstream, say).
+kernel_base() {
+	kver=$(cat "$1/.git/harness-package-version" 2>/dev/null) ||
+		kver=$(make -s -C "$1" kernelversion) ||
+		die "$1: no kernel version"
+	case $kver in
+	[0-9]*.[0-9]*.*) echo "$kver" | cut -d. -f1,2 ;;
+	*) die "$1: kernel version '$kver' is not major.minor.patch" ;;
+	esac
+}
+
 # Print a command, then run it.
 run() {
 	printf '  [%s] %s\n' "$STEP" "$*" >&2
