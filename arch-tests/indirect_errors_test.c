@@ -170,6 +170,32 @@ static void check_no_state(const char *after)
 	check_long(name, 0, plain_socket_cloexec());
 }
 
+/*
+ * The kernel reads a context's id and the 32-bit field after it as one
+ * 8-byte head. A context whose head ends where the guard page starts is
+ * read whole; one whose id is the last mapped word faults, whatever the
+ * id, for the field after it is not mapped.
+ */
+static void check_head_at_guard(char *end)
+{
+	struct sysind_ctx_OPENFLAGS *at_end = (void *)(end - 8);
+	struct indirect_ctx *id_last = (void *)(end - 4);
+	const struct errno_case head_ends_at_guard = {
+		"ctx_head_ends_at_guard_ok", __NR_getppid, ONE(at_end), 1,
+		getppid_params, getppid()
+	};
+	const struct errno_case id_is_last_word = {
+		"ctx_unknown_id_last_word_before_guard_efault", __NR_getppid,
+		ONE(id_last), 1, getppid_params, -EFAULT
+	};
+
+	at_end->ctx = SYSIND_CTX_OPENFLAGS;
+	at_end->flags = O_CLOEXEC;
+	run_case(&head_ends_at_guard);
+	id_last->ctx = 99;
+	run_case(&id_is_last_word);
+}
+
 int main(void)
 {
 	char *end = guard_page_end();
@@ -305,7 +331,7 @@ int main(void)
 		  ctxs_straddle, 2, nested_params, -EFAULT },
 	};
 
-	ksft_set_plan(2 * ARRAY_SIZE(cases) + 3 * ARRAY_SIZE(stateful) + 2);
+	ksft_set_plan(2 * ARRAY_SIZE(cases) + 3 * ARRAY_SIZE(stateful) + 4 + 2);
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(&cases[i]);
 	for (i = 0; i < ARRAY_SIZE(stateful); i++) {
@@ -317,6 +343,8 @@ int main(void)
 		run_case(&c);
 		check_no_state(stateful[i].name);
 	}
+	/* Last: it writes over the contexts at the end of the page. */
+	check_head_at_guard(end);
 	check_no_memory_leak(max_then_bad);
 	ksft_finished();
 }

@@ -229,6 +229,9 @@ struct raw_ctx {
 	uint64_t sigset;
 };
 
+/* What the kernel reads of every context before it looks at the id. */
+#define CTX_HEAD_SIZE	(2 * sizeof(uint32_t))
+
 struct fuzzer {
 	int id;			/* 0: the single-threaded phase */
 	bool exact_fds;		/* alone: descriptor numbers are known */
@@ -610,7 +613,8 @@ static void gen_call(struct fuzzer *f, struct call *c)
 /*
  * The model of the contexts: read back from memory what the kernel will
  * read, in its order: the whole pointer array first, then for each
- * context in turn its id and the rest of it, the first that cannot be
+ * context in turn its head (the id and the 32-bit field after it, 8
+ * bytes whatever the id) and the rest of it, the first that cannot be
  * read or set ending the chain.
  */
 static long model_ctxs(const struct fuzzer *f, const struct call *c,
@@ -627,7 +631,7 @@ static long model_ctxs(const struct fuzzer *f, const struct call *c,
 
 		ptr = 0;
 		memcpy(&ptr, (void *)slot, WORD);
-		if (!readable(f, ptr, sizeof(ctx.ctx)))
+		if (!readable(f, ptr, CTX_HEAD_SIZE))
 			return -EFAULT;
 		memcpy(&ctx.ctx, (void *)ptr, sizeof(ctx.ctx));
 		switch (ctx.ctx) {
