@@ -38,9 +38,19 @@ static const unsigned long nested_params[INDIRECT_NR_PARAMS] = {
 	__NR_getppid, 0, 0, (unsigned long)getppid_params,
 };
 
-static struct indirect_ctx unknown_1 = { .ctx = 1 };
-static struct indirect_ctx unknown_99 = { .ctx = 99 };
-static struct indirect_ctx unknown_max = { .ctx = 0xffffffff };
+/*
+ * Contexts whose id no kind has. The kernel reads the first 8 bytes of
+ * every context, its id and the 32-bit field that every kind has after
+ * it, before it looks at the id: these have both, so that what the id
+ * alone earns is EINVAL.
+ */
+struct unknown_ctx {
+	__u32 ctx;
+	__u32 word;
+};
+static struct unknown_ctx unknown_next = { .ctx = SYSIND_CTX_SIGMASK + 1 };
+static struct unknown_ctx unknown_99 = { .ctx = 99 };
+static struct unknown_ctx unknown_max = { .ctx = 0xffffffff };
 static struct sysind_ctx_OPENFLAGS nonblock = {
 	SYSIND_CTX_OPENFLAGS, O_NONBLOCK,
 };
@@ -172,26 +182,44 @@ static void check_no_state(const char *after)
 
 /*
  * The kernel reads a context's id and the 32-bit field after it as one
- * 8-byte head. A context whose head ends where the guard page starts is
- * read whole; one whose id is the last mapped word faults, whatever the
- * id, for the field after it is not mapped.
+ * 8-byte head, which may start at 4 mod 8: a context needs only 4-byte
+ * alignment. A context whose head ends where the guard page starts is
+ * read whole, and gets what its id earns; one whose id is the last
+ * mapped word faults, whatever the id, for the field after it is not
+ * mapped.
  */
 static void check_head_at_guard(char *end)
 {
+	struct sysind_ctx_OPENFLAGS *at_4_mod_8 = (void *)(end - 12);
 	struct sysind_ctx_OPENFLAGS *at_end = (void *)(end - 8);
+	struct unknown_ctx *unknown_at_end = (void *)(end - 8);
 	struct indirect_ctx *id_last = (void *)(end - 4);
+	const struct errno_case head_at_4_mod_8 = {
+		"ctx_head_at_4_mod_8_ok", __NR_getppid, ONE(at_4_mod_8), 1,
+		getppid_params, getppid()
+	};
 	const struct errno_case head_ends_at_guard = {
 		"ctx_head_ends_at_guard_ok", __NR_getppid, ONE(at_end), 1,
 		getppid_params, getppid()
+	};
+	const struct errno_case unknown_head_ends_at_guard = {
+		"ctx_unknown_id_head_ends_at_guard_einval", __NR_getppid,
+		ONE(unknown_at_end), 1, getppid_params, -EINVAL
 	};
 	const struct errno_case id_is_last_word = {
 		"ctx_unknown_id_last_word_before_guard_efault", __NR_getppid,
 		ONE(id_last), 1, getppid_params, -EFAULT
 	};
 
+	at_4_mod_8->ctx = SYSIND_CTX_OPENFLAGS;
+	at_4_mod_8->flags = O_CLOEXEC;
+	run_case(&head_at_4_mod_8);
 	at_end->ctx = SYSIND_CTX_OPENFLAGS;
 	at_end->flags = O_CLOEXEC;
 	run_case(&head_ends_at_guard);
+	unknown_at_end->ctx = 99;
+	unknown_at_end->word = 0;
+	run_case(&unknown_head_ends_at_guard);
 	id_last->ctx = 99;
 	run_case(&id_is_last_word);
 }
@@ -209,7 +237,7 @@ int main(void)
 	unsigned long *params_at_end = (unsigned long *)end - INDIRECT_NR_PARAMS;
 	/* A ctxs array whose second pointer is not mapped. */
 	const void **ctxs_straddle = (const void **)end - 1;
-	/* An OPENFLAGS context whose header is mapped and flags are not. */
+	/* An OPENFLAGS context whose id is mapped and flags are not. */
 	struct sysind_ctx_OPENFLAGS *ctx_straddle = (void *)(end - 4);
 	unsigned int i;
 
@@ -227,7 +255,8 @@ int main(void)
 	max_then_bad[0] = indirect_ctx_sigmask(&block_usr1, &usr1);
 	for (i = 1; i < INDIRECT_MAX_CTXS - 1; i++)
 		max_then_bad[i] = cloexec_ctxs[0];
-	max_then_bad[INDIRECT_MAX_CTXS - 1] = &unknown_99;
+	max_then_bad[INDIRECT_MAX_CTXS - 1] =
+		(const struct indirect_ctx *)&unknown_99;
 	probe_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (probe_fd < 0)
 		ksft_exit_fail_msg("open /dev/null: %s\n", strerror(errno));
@@ -248,8 +277,8 @@ int main(void)
 		  getppid_params, -EFAULT },
 		{ "ctx_flags_unmapped_efault", __NR_socket, ONE(ctx_straddle), 1,
 		  socket_params, -EFAULT },
-		{ "ctx_id_1_einval", __NR_getppid, ONE(&unknown_1), 1,
-		  getppid_params, -EINVAL },
+		{ "ctx_id_after_last_kind_einval", __NR_getppid,
+		  ONE(&unknown_next), 1, getppid_params, -EINVAL },
 		{ "ctx_id_99_einval", __NR_getppid, ONE(&unknown_99), 1,
 		  getppid_params, -EINVAL },
 		{ "ctx_id_u32_max_einval", __NR_getppid, ONE(&unknown_max), 1,
@@ -331,7 +360,7 @@ int main(void)
 		  ctxs_straddle, 2, nested_params, -EFAULT },
 	};
 
-	ksft_set_plan(2 * ARRAY_SIZE(cases) + 3 * ARRAY_SIZE(stateful) + 4 + 2);
+	ksft_set_plan(2 * ARRAY_SIZE(cases) + 3 * ARRAY_SIZE(stateful) + 8 + 2);
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(&cases[i]);
 	for (i = 0; i < ARRAY_SIZE(stateful); i++) {
