@@ -337,12 +337,19 @@ check-blacklist: $(STAMPS)/series
 	$(BACKGROUND) scripts/tests/test-check-blacklist.sh $(TREE) $(BUILD)
 .PHONY: check-blacklist
 
-## check-feature-off: build the kernels of $(ARCH) with CONFIG_INDIRECT_SYSCALL=n
-check-feature-off: $(addprefix feature-off-,$(ARCH))
-feature-off-%: $(STAMPS)/series
-	scripts/configure-kernel.sh $* $(TREE) $(BUILD)/$*-feature-off/kernel \
-		$(CURDIR)/scripts/kconfig/feature-off.config
-	scripts/build-kernel.sh $* $(TREE) $(BUILD)/$*-feature-off/kernel
+## check-feature-off: build the kernels of $(ARCH) without indirect(), and with it but without audit
+# Each fragment of OFF_FRAGMENTS (scripts/kconfig/<name>.config) turns
+# something off on top of the test kernels' configuration; each kernel is
+# built in build/<base>/<target>-<name>.
+OFF_FRAGMENTS := feature-off audit-off
+check-feature-off: $(foreach f,$(OFF_FRAGMENTS),$(addprefix $(f)-,$(ARCH)))
+define off_fragment_rule
+$(1)-%: $$(STAMPS)/series
+	scripts/configure-kernel.sh $$* $$(TREE) $$(BUILD)/$$*-$(1)/kernel \
+		$$(CURDIR)/scripts/kconfig/$(1).config
+	scripts/build-kernel.sh $$* $$(TREE) $$(BUILD)/$$*-$(1)/kernel
+endef
+$(foreach f,$(OFF_FRAGMENTS),$(eval $(call off_fragment_rule,$(f))))
 .PHONY: check-feature-off
 
 # check-upstream: the kernel's own selftests, patched against unpatched.
@@ -371,7 +378,7 @@ shell:
 
 ## clean: remove kernels, tests, images, logs and results of $(BASE) (keeps build/<base>/linux and busybox)
 clean:
-	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(BUILD)/$(t)-feature-off $(BUILD)/$(t)-debug) \
+	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(foreach f,$(OFF_FRAGMENTS),$(BUILD)/$(t)-$(f)) $(BUILD)/$(t)-debug) \
 		$(foreach t,$(TARGETS),$(BUILD)/$(t)-unpatched) $(BUILD)/upstream \
 		$(BUILD)/tests $(BUILD)/numbering $(BUILD)/numbering-test \
 		$(BUILD)/bench $(BUILD)/check-series $(STAMPS) $(TOPBUILD)/cross-base

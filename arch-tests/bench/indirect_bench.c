@@ -5,6 +5,11 @@
  * Usage: indirect_bench [rounds [iterations]]
  *        (or BENCH_SIZE=smoke|full in the environment, as the guest sets)
  *
+ * With HARNESS_ABI=<abi>+audit in the environment (the guest's suite of
+ * that name), it measures only the dispatch with auditing on and no rule,
+ * which leaves every task that the boot forks afterwards with an audit
+ * context: the guest runs that suite after all the others.
+ *
  * Each comparison runs its variants interleaved (A, B, A, B, ...) for
  * <rounds> rounds of <iterations> calls, after a warm-up. Every call is
  * timed on its own, and each variant reports the median of all its calls
@@ -27,6 +32,7 @@
 #include <sys/un.h>
 #include <stddef.h>
 #include "../indirect_test.h"
+#include "../audit_daemon.h"
 
 #define MAX_ROUNDS	101
 #define MAX_ITERATIONS	10000
@@ -150,6 +156,39 @@ INDIRECT_GETPPID(4)
 INDIRECT_GETPPID(8)
 INDIRECT_GETPPID(16)
 
+/*
+ * The dispatch comparison again with auditing on and no rule: a task
+ * forked from then on has an audit context, which is dummy. Both calls
+ * go through the audit entry and exit paths; indirect() adds the test
+ * for a dummy context to name its inner call, and nothing else. It runs
+ * in a child, whose result the parent counts. Without CONFIG_AUDIT, or
+ * with an audit daemon running, it is skipped.
+ */
+static void compare_audit_dummy(struct variant *variants, unsigned int n)
+{
+	int ret = audit_daemon_start(), status;
+	pid_t pid;
+
+	if (ret) {
+		ksft_test_result_skip("audit_dummy_dispatch: no audit (%s)\n",
+				      strerror(-ret));
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		compare("audit_dummy_dispatch", variants, n);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		ksft_test_result_fail("audit_dummy_dispatch: the child failed\n");
+	else
+		ksft_inc_pass_cnt();	/* the child printed its result */
+	audit_daemon_stop();
+}
+
 static unsigned long socket_params[INDIRECT_NR_PARAMS] = { AF_UNIX, SOCK_STREAM };
 
 static void call_socket_fcntl(void)
@@ -229,6 +268,11 @@ int main(int argc, char **argv)
 		{ .name = "getppid", .call = call_getppid },
 		{ .name = "indirect_getppid_0", .call = call_indirect_getppid_0 },
 	};
+	struct variant audit_dispatch[] = {
+		{ .name = "getppid_audit_dummy", .call = call_getppid },
+		{ .name = "indirect_getppid_0_audit_dummy",
+		  .call = call_indirect_getppid_0 },
+	};
 	struct variant contexts[] = {
 		{ .name = "indirect_getppid_0", .call = call_indirect_getppid_0 },
 		{ .name = "indirect_getppid_1", .call = call_indirect_getppid_1 },
@@ -248,7 +292,8 @@ int main(int argc, char **argv)
 		{ .name = "indirect_accept", .call = call_indirect_accept },
 	};
 
-	const char *size = getenv("BENCH_SIZE");
+	const char *size = getenv("BENCH_SIZE"), *abi;
+	bool audit_part;
 
 	/* smoke: enough for CI to check the goals; full: for people. */
 	if (size && !strcmp(size, "smoke")) {
@@ -264,8 +309,16 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: %s [rounds 3..%d [iterations 1..%d]]\n",
 				   argv[0], MAX_ROUNDS, MAX_ITERATIONS);
 
+	abi = getenv("HARNESS_ABI");
+	audit_part = abi && strstr(abi, "+audit");
+
 	ksft_print_header();
 	indirect_require();
+	if (audit_part) {
+		ksft_set_plan(1);
+		compare_audit_dummy(audit_dispatch, ARRAY_SIZE(audit_dispatch));
+		ksft_finished();
+	}
 	setup();
 	ksft_set_plan(4);
 	ksft_print_msg("%u rounds of %u calls; ABI %s\n", rounds, iterations,
