@@ -45,39 +45,58 @@ static struct record records[RECORDS_MAX];
 static unsigned int nrecords;
 static char probe_path[64];
 
-/* An exit rule "always" on syscall @nr of this ABI, with @key. */
+/* An audit rule, with room for its strings. */
 struct rule {
 	struct audit_rule_data data;
 	char strings[128];	/* data.buf: a watch's path, then the key */
 };
 
-static void rule_init(struct rule *r, long nr, const char *key)
-{
-	size_t klen = strlen(key);
-
-	memset(r, 0, sizeof(*r));
-	r->data.flags = AUDIT_FILTER_EXIT;
-	r->data.action = AUDIT_ALWAYS;
-	r->data.mask[AUDIT_WORD(nr)] |= AUDIT_BIT(nr);
-	r->data.fields[0] = AUDIT_ARCH;
-	r->data.fieldflags[0] = AUDIT_EQUAL;
-	r->data.values[0] = INDIRECT_AUDIT_ARCH;
-	r->data.fields[1] = AUDIT_FILTERKEY;
-	r->data.fieldflags[1] = AUDIT_EQUAL;
-	r->data.values[1] = klen;
-	r->data.field_count = 2;
-	memcpy(r->data.buf, key, klen);
-	r->data.buflen = klen;
-}
-
-/* A further field: @field (AUDIT_EXIT, AUDIT_ARG2, ...) equal to @value. */
-static void rule_where(struct rule *r, unsigned int field, unsigned int value)
+/*
+ * A further field: @field (AUDIT_EXIT, AUDIT_ARG2, ...) equal to @value;
+ * for a string field, @str, which goes into the rule's buffer, and
+ * @value is its length.
+ */
+static void rule_field(struct rule *r, unsigned int field, unsigned int value,
+		       const char *str)
 {
 	unsigned int i = r->data.field_count++;
 
 	r->data.fields[i] = field;
 	r->data.fieldflags[i] = AUDIT_EQUAL;
 	r->data.values[i] = value;
+	if (!str)
+		return;
+	if (r->data.buflen + value > sizeof(r->strings))
+		ksft_exit_fail_msg("rule string %s too long\n", str);
+	memcpy(r->data.buf + r->data.buflen, str, value);
+	r->data.buflen += value;
+}
+
+static void rule_where(struct rule *r, unsigned int field, unsigned int value)
+{
+	rule_field(r, field, value, NULL);
+}
+
+/* An exit rule "always" on syscall @nr, or on every one if @nr < 0. */
+static void rule_begin(struct rule *r, long nr)
+{
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->data.flags = AUDIT_FILTER_EXIT;
+	r->data.action = AUDIT_ALWAYS;
+	for (i = 0; i < AUDIT_BITMASK_SIZE; i++)
+		r->data.mask[i] = nr < 0 ? ~0U : 0;
+	if (nr >= 0)
+		r->data.mask[AUDIT_WORD(nr)] |= AUDIT_BIT(nr);
+}
+
+/* An exit rule "always" on syscall @nr of this ABI, with @key. */
+static void rule_init(struct rule *r, long nr, const char *key)
+{
+	rule_begin(r, nr);
+	rule_where(r, AUDIT_ARCH, INDIRECT_AUDIT_ARCH);
+	rule_field(r, AUDIT_FILTERKEY, strlen(key), key);
 }
 
 /*
@@ -88,29 +107,10 @@ static void rule_where(struct rule *r, unsigned int field, unsigned int value)
 static void rule_init_watch(struct rule *r, const char *path,
 			    unsigned int perm, const char *key)
 {
-	size_t plen = strlen(path), klen = strlen(key);
-	unsigned int i;
-
-	memset(r, 0, sizeof(*r));
-	if (plen + klen > sizeof(r->strings))
-		ksft_exit_fail_msg("watch path %s too long\n", path);
-	r->data.flags = AUDIT_FILTER_EXIT;
-	r->data.action = AUDIT_ALWAYS;
-	for (i = 0; i < AUDIT_BITMASK_SIZE; i++)
-		r->data.mask[i] = ~0U;
-	r->data.fields[0] = AUDIT_WATCH;
-	r->data.fieldflags[0] = AUDIT_EQUAL;
-	r->data.values[0] = plen;
-	r->data.fields[1] = AUDIT_PERM;
-	r->data.fieldflags[1] = AUDIT_EQUAL;
-	r->data.values[1] = perm;
-	r->data.fields[2] = AUDIT_FILTERKEY;
-	r->data.fieldflags[2] = AUDIT_EQUAL;
-	r->data.values[2] = klen;
-	r->data.field_count = 3;
-	memcpy(r->data.buf, path, plen);
-	memcpy(r->data.buf + plen, key, klen);
-	r->data.buflen = plen + klen;
+	rule_begin(r, -1);
+	rule_field(r, AUDIT_WATCH, strlen(path), path);
+	rule_where(r, AUDIT_PERM, perm);
+	rule_field(r, AUDIT_FILTERKEY, strlen(key), key);
 }
 
 static void rule_change(int type, struct rule *r, const char *what)

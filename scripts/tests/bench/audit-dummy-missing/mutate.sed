@@ -1,0 +1,3 @@
+$a\
+  # Subtest: x86_64+audit\r\
+    # audit_dummy_dispatch: no audit (Protocol not supported)\r
