@@ -15,11 +15,6 @@
  *  - a context pointer with bits above 4 GiB set faults, where its lower
  *    half alone is a valid context;
  *  - 512 is rt_sigaction on x32 and no syscall on x86-64: ENOSYS.
- *
- * The calls are made with the syscall instruction and 64-bit registers,
- * not through glibc's syscall(), whose arguments are 32-bit longs here.
- * The numbers are the x86-64 ones, from unistd_64.h of the patched
- * kernel (asm/unistd.h would give the x32 ones).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,53 +23,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <asm/unistd_64.h>
-#include <linux/indirect.h>
 #include "harness_test.h"
+#include "x32_syscall.h"
 
-#if !defined(__x86_64__) || !defined(__ILP32__)
-#error "indirect_x32_test is built with -mx32 only"
-#endif
-#ifndef __NR_indirect
-#error "__NR_indirect is missing: build against the patched kernel's headers"
-#endif
-
-/* As in asm/unistd.h, which cannot be included beside unistd_64.h. */
-#define X32_SYSCALL_BIT		0x40000000ULL
 /* rt_sigaction on x32; past the end of the x86-64 table. */
 #define X32_NR_RT_SIGACTION	512
-
-#define INDIRECT_STR(x)		#x
-#define INDIRECT_XSTR(x)	INDIRECT_STR(x)
-static const char indirect_nr_tag[] __attribute__((used)) =
-	"indirect-nr=" INDIRECT_XSTR(__NR_indirect);
-
-/* A syscall with 64-bit registers: the result, or -errno. */
-static int64_t syscall64(uint64_t nr, uint64_t a0, uint64_t a1, uint64_t a2,
-			 uint64_t a3)
-{
-	register uint64_t r10 __asm__("r10") = a3;
-	int64_t ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "a"(nr), "D"(a0), "S"(a1), "d"(a2), "r"(r10)
-			 : "rcx", "r11", "memory");
-	return ret;
-}
-
-/* indirect(@nr, @ctxs, @nctxs, @params), the x86-64 call. */
-static int64_t indirect64(uint64_t nr, const uint64_t *ctxs, uint64_t nctxs,
-			  const uint64_t *params)
-{
-	return syscall64(__NR_indirect, nr, (uintptr_t)ctxs, nctxs,
-			 (uintptr_t)params);
-}
-
-static uint64_t ptr64(const void *p)
-{
-	return (uintptr_t)p;
-}
 
 /* 1 if @fd is close-on-exec, 0 if not, -errno if it is no descriptor. */
 static long fd_cloexec(int64_t fd)
