@@ -97,19 +97,19 @@ static void rule_change(int type, struct rule *r, const char *what)
 }
 
 /*
- * Read records until the SYSCALL record of @pid keyed "sentinel"; keep
- * them all, for the events are told apart by serial afterwards.
+ * Read records until one of @type whose text has @last and @also (if not
+ * NULL); keep them all, for the events are told apart by serial
+ * afterwards.
  */
-static int collect(pid_t pid)
+static int collect_until(int type, const char *last, const char *also)
 {
-	char sentinel[64], buf[RECORD_MAX + NLMSG_HDRLEN];
+	char buf[RECORD_MAX + NLMSG_HDRLEN];
 	struct pollfd pfd = { .fd = audit_fd, .events = POLLIN };
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct record *r;
 	ssize_t n;
 	int off;
 
-	snprintf(sentinel, sizeof(sentinel), " pid=%d ", pid);
 	nrecords = 0;
 	for (;;) {
 		if (poll(&pfd, 1, RECORD_WAIT_MS) != 1) {
@@ -133,10 +133,19 @@ static int collect(pid_t pid)
 		snprintf(r->text, sizeof(r->text), "%s",
 			 (char *)NLMSG_DATA(nlh) + off);
 		nrecords++;
-		if (r->type == AUDIT_SYSCALL && strstr(r->text, sentinel) &&
-		    strstr(r->text, " key=\"sentinel\""))
+		if (r->type == type && strstr(r->text, last) &&
+		    (!also || strstr(r->text, also)))
 			return 0;
 	}
+}
+
+/* Read records until the SYSCALL record of @pid keyed "sentinel". */
+static int collect(pid_t pid)
+{
+	char pid_field[32];
+
+	snprintf(pid_field, sizeof(pid_field), " pid=%d ", pid);
+	return collect_until(AUDIT_SYSCALL, pid_field, " key=\"sentinel\"");
 }
 
 /* The serials of @pid's SYSCALL records keyed @key, in order. */

@@ -42,7 +42,8 @@ Goals, for each ABI:
   audit_dummy_added  with auditing on and no rule (a dummy audit context),
                      dispatch_extra again, less dispatch_extra: what
                      naming the inner call to audit costs a task that
-                     audit does not record                             <= 8
+                     audit records only if something logs in its
+                     context                                          <= 72
                      (when the log has it: a kernel with CONFIG_AUDIT)
 The first context also pays once for what any context needs (reading the
 pointer array, the loops); that is first_context, and socket_extra
@@ -62,10 +63,12 @@ import sys
 SUBTEST_RE = re.compile(r"^  # Subtest: (\S+)")
 BENCH_RE = re.compile(r"^\s*# bench\t(\S+)\t([\d.]+)\t([\d.]+)\t(\S+)")
 CONTEXT_COUNTS = (1, 2, 4, 8, 16)
-# The test of a dummy context before naming the inner call: loads of
-# current's audit context and of its dummy flag, a test and a branch on
-# each, and what the compiler moves around them (5 or 6 instructions).
-AUDIT_DUMMY_LIMIT = 8
+# Naming the inner call to audit, which a dummy context needs too: the
+# call of __audit_indirect_call(), the arguments read in the caller's
+# ABI, the numbers and arguments swapped (66 to 69 instructions on both
+# bases). A helper that zeroes its buffer or takes its arguments on the
+# stack costs 8 or more above that.
+AUDIT_DUMMY_LIMIT = 72
 
 
 # The ABIs whose "<abi>+audit" suite ran: their audit figures must be
