@@ -235,19 +235,12 @@ static void check_same_records(const char *name, unsigned int direct,
 /* What a child does with @calls, then the sentinel; it does not return. */
 static void child_run(unsigned int calls);
 
-/* Run a child with @calls under @nrules rules and the sentinel's. */
-static pid_t run_case(const char *name, unsigned int calls,
-		      struct rule *rules, unsigned int nrules)
+/* Fork a child that makes @calls; wait for it to end. Its pid. */
+static pid_t child_wait(unsigned int calls)
 {
-	struct rule sentinel;
-	unsigned int i;
 	int status;
 	pid_t pid;
 
-	rule_init(&sentinel, __NR_getppid, "sentinel");
-	rule_change(AUDIT_ADD_RULE, &sentinel, "add");
-	for (i = 0; i < nrules; i++)
-		rule_change(AUDIT_ADD_RULE, &rules[i], "add");
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0)
@@ -256,6 +249,22 @@ static pid_t run_case(const char *name, unsigned int calls,
 		child_run(calls);
 	if (waitpid(pid, &status, 0) != pid)
 		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	return pid;
+}
+
+/* Run a child with @calls under @nrules rules and the sentinel's. */
+static pid_t run_case(const char *name, unsigned int calls,
+		      struct rule *rules, unsigned int nrules)
+{
+	struct rule sentinel;
+	unsigned int i;
+	pid_t pid;
+
+	rule_init(&sentinel, __NR_getppid, "sentinel");
+	rule_change(AUDIT_ADD_RULE, &sentinel, "add");
+	for (i = 0; i < nrules; i++)
+		rule_change(AUDIT_ADD_RULE, &rules[i], "add");
+	pid = child_wait(calls);
 	if (collect(pid))
 		ksft_print_msg("%s: the records are incomplete\n", name);
 	for (i = 0; i < nrules; i++)

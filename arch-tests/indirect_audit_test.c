@@ -513,17 +513,9 @@ static void check_no_rule_event(void)
 {
 	unsigned int serials[3], i, n = 0;
 	char sentinel[64], num[32];
-	int status;
 	pid_t pid;
 
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-	if (!pid)
-		child_run(CONFIG_BOTH);
-	if (waitpid(pid, &status, 0) != pid)
-		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
+	pid = child_wait(CONFIG_BOTH);
 	user_sentinel(sentinel, sizeof(sentinel), pid);
 	if (collect_until(AUDIT_USER, sentinel, NULL))
 		ksft_print_msg("no_rule: the records are incomplete\n");
