@@ -13,9 +13,9 @@
  *
  *  - a ctxs array that is valid, misaligned, NULL, in or straddling a
  *    guard page, at a low or a kernel address; its elements point to
- *    OPENFLAGS and SIGMASK contexts with random flags, sigsetsize and
- *    mask, to contexts with unknown ids, to one another, or to all of
- *    the above kinds of bad address;
+ *    OPENFLAGS, SIGMASK and RESOLVE contexts with random flags,
+ *    sigsetsize, mask and resolve flags, to contexts with unknown ids, to
+ *    one another, or to all of the above kinds of bad address;
  *  - nctxs from 0 to INDIRECT_MAX_CTXS + 1, or huge;
  *  - params that are valid, misaligned, end exactly at a guard page, or
  *    straddle it, NULL or a kernel address;
@@ -35,7 +35,9 @@
  * then the blacklist) and says what the call must return. After every
  * call:
  *
- *  - the result is the model's: the inner call's value, or EINVAL,
+ *  - the result is the model's: the inner call's value, or EINVAL (under
+ *    a RESOLVE context, for every inner call here, none of which resolves
+ *    a path name),
  *    EFAULT, E2BIG, ENOSYS, EBADF as the case may be, and nothing else;
  *  - a descriptor the inner dup() made is close-on-exec exactly when the
  *    last OPENFLAGS context asked for it, and the mask the inner
@@ -67,6 +69,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <sys/utsname.h>
+#include <linux/openat2.h>
 #include "indirect_test.h"
 
 #define DEFAULT_SECONDS		8
@@ -220,14 +223,37 @@ struct effect {
 	bool cloexec;		/* the last OPENFLAGS asked for O_CLOEXEC */
 	bool has_mask;		/* some SIGMASK context was set */
 	uint64_t mask;		/* the last one's mask, less SIGKILL, SIGSTOP */
+	bool resolve;		/* a RESOLVE context was set */
 };
 
 /* A context as the model reads it back from memory. */
 struct raw_ctx {
 	uint32_t ctx;
 	uint32_t word;		/* flags, or sigsetsize */
-	uint64_t sigset;
+	uint64_t sigset;	/* or RESOLVE's resolve */
 };
+
+/* The RESOLVE_* flags that a RESOLVE context takes. */
+#define RESOLVE_OK_FLAGS	(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS | \
+				 RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH | \
+				 RESOLVE_IN_ROOT)
+
+static bool resolve_valid(uint64_t resolve)
+{
+	return resolve && !(resolve & ~RESOLVE_OK_FLAGS) &&
+	       (resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) !=
+	       (RESOLVE_BENEATH | RESOLVE_IN_ROOT);
+}
+
+/* A valid resolve: some of the flags, never both scopes. */
+static uint64_t valid_resolve(uint64_t r)
+{
+	r &= RESOLVE_OK_FLAGS;
+	if ((r & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) ==
+	    (RESOLVE_BENEATH | RESOLVE_IN_ROOT))
+		r &= ~RESOLVE_IN_ROOT;
+	return r ? r : RESOLVE_BENEATH;
+}
 
 /* What the kernel reads of every context before it looks at the id. */
 #define CTX_HEAD_SIZE	(2 * sizeof(uint32_t))
@@ -416,22 +442,30 @@ static struct ptr pick_ptr(struct fuzzer *f, enum region r,
 /* A context at @addr: a valid one, or with @bad, quite possibly not. */
 static void gen_ctx(struct fuzzer *f, unsigned long addr, bool bad)
 {
-	static const uint32_t bad_ids[] = { 2, 3, 99, 0x80000000, 0xffffffff };
+	static const uint32_t bad_ids[] = { 3, 4, 99, 0x80000000, 0xffffffff };
+	static const uint64_t bad_resolves[] = {
+		0, RESOLVE_CACHED, RESOLVE_BENEATH | RESOLVE_IN_ROOT, 0x40,
+		1ULL << 63,
+	};
 	static const uint32_t bad_sizes[] = { 0, 4, 7, 9, 16, 128, 0xffffffff };
 	struct raw_ctx ctx = { .sigset = rnd(f) };
 
 	if (!bad) {
-		if (chance(f, 55)) {
+		if (chance(f, 45)) {
 			ctx.ctx = SYSIND_CTX_OPENFLAGS;
 			ctx.word = chance(f, 50) ? O_CLOEXEC : 0;
-		} else {
+		} else if (chance(f, 75)) {
 			ctx.ctx = SYSIND_CTX_SIGMASK;
 			ctx.word = KERNEL_SIGSET_SIZE;
+		} else {
+			ctx.ctx = SYSIND_CTX_RESOLVE;
+			ctx.word = 0;
+			ctx.sigset = valid_resolve(ctx.sigset);
 		}
 		put(f, addr, &ctx, sizeof(ctx));
 		return;
 	}
-	switch (below(f, 4)) {
+	switch (below(f, 5)) {
 	case 0:
 		ctx.ctx = chance(f, 50) ? bad_ids[below(f, ARRAY_SIZE(bad_ids))] :
 					  (uint32_t)rnd(f);
@@ -447,11 +481,25 @@ static void gen_ctx(struct fuzzer *f, unsigned long addr, bool bad)
 			   bad_sizes[below(f, ARRAY_SIZE(bad_sizes))] :
 			   (uint32_t)rnd(f);
 		break;
+	case 3:
+		ctx.ctx = SYSIND_CTX_RESOLVE;
+		if (chance(f, 50)) {
+			ctx.word = 0;
+			ctx.sigset = bad_resolves[below(f,
+						ARRAY_SIZE(bad_resolves))];
+		} else {
+			ctx.word = chance(f, 50) ? 1u << below(f, 32) :
+						   (uint32_t)rnd(f);
+		}
+		break;
 	default:
 		/* A valid context, placed wherever the pointer went. */
-		ctx.ctx = below(f, 2);
+		ctx.ctx = below(f, 3);
 		ctx.word = ctx.ctx == SYSIND_CTX_SIGMASK ? KERNEL_SIGSET_SIZE :
+			   ctx.ctx == SYSIND_CTX_RESOLVE ? 0 :
 			   chance(f, 50) ? O_CLOEXEC : 0;
+		if (ctx.ctx == SYSIND_CTX_RESOLVE)
+			ctx.sigset = valid_resolve(ctx.sigset);
 		break;
 	}
 	put(f, addr, &ctx, sizeof(ctx));
@@ -654,6 +702,14 @@ static long model_ctxs(const struct fuzzer *f, const struct call *c,
 			e->has_mask = true;
 			e->mask = ctx.sigset & ~KILL_STOP_BITS;
 			break;
+		case SYSIND_CTX_RESOLVE:
+			if (!readable(f, ptr, sizeof(ctx)))
+				return -EFAULT;
+			memcpy(&ctx, (void *)ptr, sizeof(ctx));
+			if (ctx.word || !resolve_valid(ctx.sigset))
+				return -EINVAL;
+			e->resolve = true;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -681,6 +737,9 @@ static long model(const struct fuzzer *f, const struct call *c,
 	if (ret)
 		return ret;
 	if (c->inner >= IN_BL_INDIRECT && c->inner < IN_NOSYS)
+		return -EINVAL;
+	/* No inner call here resolves a path name: none runs under RESOLVE. */
+	if (e->resolve)
 		return -EINVAL;
 	switch (c->inner) {
 	case IN_GETPPID:

@@ -15,6 +15,9 @@
  *  - a context pointer with bits above 4 GiB set faults, where its lower
  *    half alone is a valid context;
  *  - 512 is rt_sigaction on x32 and no syscall on x86-64: ENOSYS.
+ * Under a RESOLVE context, an x32 task gets the x86-64 list of the calls
+ * that resolve path names: mkdirat() is confined to its dirfd's tree,
+ * getppid() is refused, and so is an x32 number.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +25,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 #include "harness_test.h"
 #include "x32_syscall.h"
 
@@ -47,6 +52,39 @@ static struct sysind_ctx_OPENFLAGS cloexec = {
 	.flags = O_CLOEXEC,
 };
 
+static struct sysind_ctx_RESOLVE beneath = {
+	.ctx = SYSIND_CTX_RESOLVE,
+	.resolve = RESOLVE_BENEATH,
+};
+
+/* mkdirat(@dfd, @path, 0755) under RESOLVE_BENEATH: 0 or -errno. */
+static int64_t mkdirat_beneath(int dfd, const char *path)
+{
+	uint64_t ctxs[1] = { ptr64(&beneath) };
+	uint64_t params[INDIRECT_NR_PARAMS] = { dfd, ptr64(path), 0755 };
+
+	return indirect64(__NR_mkdirat, ctxs, 1, params);
+}
+
+static void check_resolve(const uint64_t *getppid_params)
+{
+	uint64_t ctxs[1] = { ptr64(&beneath) };
+	int dfd;
+
+	mkdir("/tmp/x32-resolve", 0755);
+	dfd = open("/tmp/x32-resolve", O_PATH | O_DIRECTORY);
+	check_long("resolve_mkdirat_inside", 0, mkdirat_beneath(dfd, "in"));
+	check_long("resolve_mkdirat_dotdot_exdev", -EXDEV,
+		   mkdirat_beneath(dfd, "../x32-resolve-escape"));
+	check_long("resolve_getppid_refused", -EINVAL,
+		   indirect64(__NR_getppid, ctxs, 1, getppid_params));
+	check_long("resolve_x32_number_refused", -EINVAL,
+		   indirect64(X32_SYSCALL_BIT | __NR_mkdirat, ctxs, 1,
+			      getppid_params));
+	rmdir("/tmp/x32-resolve/in");
+	close(dfd);
+}
+
 int main(void)
 {
 	uint64_t getppid_params[INDIRECT_NR_PARAMS] = { 0 };
@@ -64,7 +102,7 @@ int main(void)
 	ret = indirect64(__NR_getppid, NULL, 0, getppid_params);
 	if (ret == -ENOSYS)
 		ksft_exit_skip("indirect() is not available (ENOSYS)\n");
-	ksft_set_plan(9);
+	ksft_set_plan(13);
 
 	check_long("x32_bit_indirect_enosys", -ENOSYS,
 		   syscall64(X32_SYSCALL_BIT | __NR_indirect, __NR_getppid, 0, 0,
@@ -93,5 +131,6 @@ int main(void)
 	check_long("x32_rt_sigaction_direct_ok", 0,
 		   syscall64(X32_SYSCALL_BIT | X32_NR_RT_SIGACTION, SIGUSR1, 0,
 			     ptr64(old_action), 8));
+	check_resolve(getppid_params);
 	ksft_finished();
 }

@@ -162,3 +162,84 @@ int indirect_fallocate(const struct indirect_ctx *const *ctxs,
 	return indirect_call(__NR_fallocate, ctxs, nctxs, fd, mode,
 			     INDIRECT_ARG64(offset), INDIRECT_ARG64(len));
 }
+
+const struct indirect_ctx *
+indirect_ctx_resolve(struct sysind_ctx_RESOLVE *ctx, uint64_t resolve)
+{
+	ctx->ctx = SYSIND_CTX_RESOLVE;
+	ctx->flags = 0;
+	ctx->resolve = resolve;
+	return (const struct indirect_ctx *)ctx;
+}
+
+/* Call *at() syscall @nr with one RESOLVE context of @resolve. */
+#define call_resolve(nr, resolve, ...)					\
+	({								\
+		struct sysind_ctx_RESOLVE ctx_;				\
+		const struct indirect_ctx *ctxs_[] = {			\
+			indirect_ctx_resolve(&ctx_, (resolve)),		\
+		};							\
+		indirect_call((nr), ctxs_, 1, __VA_ARGS__);		\
+	})
+
+int indirect_mkdirat_resolve(int dirfd, const char *path, mode_t mode,
+			     uint64_t resolve)
+{
+	return call_resolve(__NR_mkdirat, resolve, dirfd, path, mode);
+}
+
+int indirect_mknodat_resolve(int dirfd, const char *path, mode_t mode,
+			     dev_t dev, uint64_t resolve)
+{
+	/* The kernel's dev_t is 32 bits wide, in both ABIs. */
+	return call_resolve(__NR_mknodat, resolve, dirfd, path, mode,
+			    (unsigned int)dev);
+}
+
+int indirect_symlinkat_resolve(const char *target, int dirfd,
+			       const char *path, uint64_t resolve)
+{
+	return call_resolve(__NR_symlinkat, resolve, target, dirfd, path);
+}
+
+int indirect_unlinkat_resolve(int dirfd, const char *path, int flags,
+			      uint64_t resolve)
+{
+	return call_resolve(__NR_unlinkat, resolve, dirfd, path, flags);
+}
+
+int indirect_renameat2_resolve(int olddirfd, const char *oldpath,
+			       int newdirfd, const char *newpath,
+			       unsigned int flags, uint64_t resolve)
+{
+	return call_resolve(__NR_renameat2, resolve, olddirfd, oldpath,
+			    newdirfd, newpath, flags);
+}
+
+int indirect_linkat_resolve(int olddirfd, const char *oldpath, int newdirfd,
+			    const char *newpath, int flags, uint64_t resolve)
+{
+	return call_resolve(__NR_linkat, resolve, olddirfd, oldpath, newdirfd,
+			    newpath, flags);
+}
+
+int indirect_fchmodat_resolve(int dirfd, const char *path, mode_t mode,
+			      uint64_t resolve)
+{
+	return call_resolve(__NR_fchmodat, resolve, dirfd, path, mode);
+}
+
+int indirect_fchownat_resolve(int dirfd, const char *path, uid_t owner,
+			      gid_t group, int flags, uint64_t resolve)
+{
+	return call_resolve(__NR_fchownat, resolve, dirfd, path, owner, group,
+			    flags);
+}
+
+int indirect_statx_resolve(int dirfd, const char *path, int flags,
+			   unsigned int mask, struct statx *stx,
+			   uint64_t resolve)
+{
+	return call_resolve(__NR_statx, resolve, dirfd, path, flags, mask,
+			    stx);
+}

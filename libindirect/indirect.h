@@ -123,6 +123,49 @@ int indirect_fallocate(const struct indirect_ctx *const *ctxs,
 		       int64_t len);
 
 /*
+ * Fill @ctx as a RESOLVE context with the RESOLVE_* flags of
+ * <linux/openat2.h> in @resolve, and return it.
+ */
+const struct indirect_ctx *
+indirect_ctx_resolve(struct sysind_ctx_RESOLVE *ctx, uint64_t resolve);
+
+/*
+ * The *at() calls, resolving every name they are given under openat2()'s
+ * RESOLVE_* rules @resolve: RESOLVE_BENEATH or RESOLVE_IN_ROOT keep each
+ * name inside the tree of its dirfd, whatever "..", absolute paths or
+ * symlinks it holds; RESOLVE_NO_SYMLINKS, RESOLVE_NO_MAGICLINKS and
+ * RESOLVE_NO_XDEV forbid what they name. Where a name breaks the rules,
+ * the call fails as openat2() would, with EXDEV or ELOOP (EAGAIN: a
+ * concurrent rename; try again), and changes nothing. Calls with two
+ * names resolve each one from its own dirfd: pass the same dirfd to keep
+ * both in one tree.
+ *
+ *	int root = open("/srv/untrusted", O_PATH | O_DIRECTORY);
+ *	indirect_mkdirat_resolve(root, "a/b", 0755, RESOLVE_IN_ROOT);
+ */
+int indirect_mkdirat_resolve(int dirfd, const char *path, mode_t mode,
+			     uint64_t resolve);
+int indirect_mknodat_resolve(int dirfd, const char *path, mode_t mode,
+			     dev_t dev, uint64_t resolve);
+int indirect_symlinkat_resolve(const char *target, int dirfd,
+			       const char *path, uint64_t resolve);
+int indirect_unlinkat_resolve(int dirfd, const char *path, int flags,
+			      uint64_t resolve);
+int indirect_renameat2_resolve(int olddirfd, const char *oldpath,
+			       int newdirfd, const char *newpath,
+			       unsigned int flags, uint64_t resolve);
+int indirect_linkat_resolve(int olddirfd, const char *oldpath, int newdirfd,
+			    const char *newpath, int flags, uint64_t resolve);
+int indirect_fchmodat_resolve(int dirfd, const char *path, mode_t mode,
+			      uint64_t resolve);
+int indirect_fchownat_resolve(int dirfd, const char *path, uid_t owner,
+			      gid_t group, int flags, uint64_t resolve);
+struct statx;
+int indirect_statx_resolve(int dirfd, const char *path, int flags,
+			   unsigned int mask, struct statx *stx,
+			   uint64_t resolve);
+
+/*
  * Internal: each argument of indirect_call() as an unsigned long. In C,
  * one wider than that fails to compile (the bit-field's width is then
  * negative) instead of losing its high half; "1 ? x : x" turns an array

@@ -5,6 +5,9 @@
 #
 # Derives from the tree which syscalls indirect() must refuse on each ABI
 # and checks the blacklists in arch/x86/kernel/indirect.c against that,
+# then which syscalls resolve a path name of their caller's, against the
+# lists there of the calls that a RESOLVE context lets run
+# (check-resolves.py, data in scripts/resolves/),
 # with the data in scripts/blacklist/ (see check-blacklist.py) and, for
 # the tree's kernel base (major.minor: 6.1, 6.12), what only that base
 # needs, in scripts/blacklist/<base>/. No kernel build is needed. The
@@ -34,8 +37,9 @@ if [ -z "${BLACKLIST_SCRATCH:-}" ]; then
 		cp "$tree/$f" "$in/tree/$f" || die "no $f in $tree: is the series applied?"
 	done
 	cp -R "$TOP/scripts/blacklist" "$in/data"
+	cp -R "$TOP/scripts/resolves" "$in/resolves"
 fi
-if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ]; then
+if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ] || [ ! -d "$in/resolves" ]; then
 	die "no inputs in $in"
 fi
 
@@ -46,3 +50,7 @@ base=$(kernel_base "$tree")
 cache=${HARNESS_CACHE:-$build/blacklist}/blacklist-sources-$version.cache
 run python3 "$TOP/scripts/check-blacklist.py" --tree "$tree" --base "$base" \
 	--overlay "$in/tree" --data "$in/data" --cache "$cache"
+# The same graph with other sinks: the calls that resolve their caller's
+# path names, against the lists of what may run under a RESOLVE context.
+run python3 "$TOP/scripts/check-resolves.py" --tree "$tree" --base "$base" \
+	--overlay "$in/tree" --data "$in/resolves" --cache "$cache.resolves"

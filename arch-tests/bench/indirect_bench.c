@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <stddef.h>
 #include "../indirect_test.h"
@@ -252,6 +253,89 @@ static void call_indirect_accept(void)
 	syscall(__NR_close, c);
 }
 
+/*
+ * Direct path lookups, which a RESOLVE context's hook in path_init() must
+ * leave as they were: each one resolves d/f or d/n from a directory in a
+ * tmpfs. They run twice: before any RESOLVE context was set on this boot,
+ * when the hook is a no-op, and after one was, when it is a test.
+ */
+static int tree_fd;
+static char stat_buf[256];
+
+#ifdef __NR_newfstatat
+#define NR_FSTATAT	__NR_newfstatat
+#else
+#define NR_FSTATAT	__NR_fstatat64
+#endif
+
+static void call_openat(void)
+{
+	syscall(__NR_close, syscall(__NR_openat, tree_fd, "d/f", O_RDONLY));
+}
+
+static void call_mkdirat(void)
+{
+	syscall(__NR_mkdirat, tree_fd, "d/n", 0755);
+	syscall(__NR_unlinkat, tree_fd, "d/n", AT_REMOVEDIR);
+}
+
+static void call_fstatat(void)
+{
+	syscall(NR_FSTATAT, tree_fd, "d/f", stat_buf, 0);
+}
+
+/* The same calls confined beneath tree_fd: openat2(), and indirect(). */
+static struct sysind_ctx_RESOLVE beneath_ctx = {
+	.ctx = SYSIND_CTX_RESOLVE,
+	.resolve = 0x08,	/* RESOLVE_BENEATH */
+};
+static const struct indirect_ctx *beneath_ctxs[] = {
+	(const struct indirect_ctx *)&beneath_ctx,
+};
+static struct {
+	uint64_t flags, mode, resolve;
+} beneath_how = { .flags = O_RDONLY, .resolve = 0x08 };
+static unsigned long openat_params[INDIRECT_NR_PARAMS];
+static unsigned long mkdirat_params[INDIRECT_NR_PARAMS];
+
+static void call_openat2_beneath(void)
+{
+	syscall(__NR_close, syscall(__NR_openat2, tree_fd, "d/f", &beneath_how,
+				    sizeof(beneath_how)));
+}
+
+static void call_indirect_openat_beneath(void)
+{
+	syscall(__NR_close, syscall(__NR_indirect, __NR_openat, beneath_ctxs, 1,
+				    openat_params));
+}
+
+static void call_indirect_mkdirat_beneath(void)
+{
+	syscall(__NR_indirect, __NR_mkdirat, beneath_ctxs, 1, mkdirat_params);
+	syscall(__NR_unlinkat, tree_fd, "d/n", AT_REMOVEDIR);
+}
+
+static void setup_tree(void)
+{
+	int fd;
+
+	mkdir("/tmp/indirect-bench", 0755);
+	tree_fd = open("/tmp/indirect-bench", O_PATH | O_DIRECTORY);
+	if (tree_fd < 0 || (mkdirat(tree_fd, "d", 0755) && errno != EEXIST))
+		ksft_exit_fail_msg("bench tree: %s\n", strerror(errno));
+	fd = openat(tree_fd, "d/f", O_WRONLY | O_CREAT, 0644);
+	if (fd < 0)
+		ksft_exit_fail_msg("bench tree: %s\n", strerror(errno));
+	close(fd);
+	openat_params[0] = tree_fd;
+	openat_params[1] = (unsigned long)"d/f";
+	openat_params[2] = O_RDONLY;
+	mkdirat_params[0] = tree_fd;
+	mkdirat_params[1] = (unsigned long)"d/n";
+	mkdirat_params[2] = 0755;
+}
+
 static void setup(void)
 {
 	unsigned int i;
@@ -260,6 +344,7 @@ static void setup(void)
 		ctxs[i] = cloexec_ctxs[0];
 	listen_fd = unix_listener("indirect-bench", &addr, &addr_len);
 	accept_params[0] = listen_fd;
+	setup_tree();
 }
 
 int main(int argc, char **argv)
@@ -292,6 +377,25 @@ int main(int argc, char **argv)
 		{ .name = "indirect_accept", .call = call_indirect_accept },
 	};
 
+	struct variant lookups[] = {
+		{ .name = "openat", .call = call_openat },
+		{ .name = "mkdirat", .call = call_mkdirat },
+		{ .name = "fstatat", .call = call_fstatat },
+	};
+	struct variant lookups_armed[] = {
+		{ .name = "openat_armed", .call = call_openat },
+		{ .name = "mkdirat_armed", .call = call_mkdirat },
+		{ .name = "fstatat_armed", .call = call_fstatat },
+	};
+	struct variant beneath[] = {
+		{ .name = "openat2_beneath", .call = call_openat2_beneath },
+		{ .name = "indirect_openat_beneath",
+		  .call = call_indirect_openat_beneath },
+		{ .name = "mkdirat_armed", .call = call_mkdirat },
+		{ .name = "indirect_mkdirat_beneath",
+		  .call = call_indirect_mkdirat_beneath },
+	};
+
 	const char *size = getenv("BENCH_SIZE"), *abi;
 	bool audit_part;
 
@@ -320,7 +424,7 @@ int main(int argc, char **argv)
 		ksft_finished();
 	}
 	setup();
-	ksft_set_plan(4);
+	ksft_set_plan(7);
 	ksft_print_msg("%u rounds of %u calls; ABI %s\n", rounds, iterations,
 		       HARNESS_BUILD_ABI);
 	measure_timing_cost();
@@ -328,5 +432,11 @@ int main(int argc, char **argv)
 	compare("context_cost", contexts, ARRAY_SIZE(contexts));
 	compare("cloexec_socket", sockets, ARRAY_SIZE(sockets));
 	compare("cloexec_accept", accepts, ARRAY_SIZE(accepts));
+	/* Before the first RESOLVE context of the boot, then after it. */
+	compare("direct_lookups", lookups, ARRAY_SIZE(lookups));
+	call_indirect_openat_beneath();
+	compare("direct_lookups_hook_armed", lookups_armed,
+		ARRAY_SIZE(lookups_armed));
+	compare("resolve_beneath", beneath, ARRAY_SIZE(beneath));
 	ksft_finished();
 }
