@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <linux/openat2.h>
 #include "indirect_test.h"
 
 /* Signals 32 and 33, the C library's own, as bits of a kernel mask. */
@@ -129,6 +131,8 @@ static int child_without_indirect(void)
 	EXPECT_ENOSYS(indirect_pread64(NULL, 0, 0, &failures, 1, 0));
 	EXPECT_ENOSYS(indirect_pwrite64(NULL, 0, 1, "", 1, 0));
 	EXPECT_ENOSYS(indirect_fallocate(NULL, 0, 1, 0, 0, 1));
+	EXPECT_ENOSYS(indirect_mkdirat_resolve(AT_FDCWD, "x", 0755,
+					       RESOLVE_BENEATH));
 	/* Nothing was created: the next descriptor is still the same. */
 	failures += dup(0) != next;
 	return failures;
@@ -150,6 +154,73 @@ static void test_enosys(void)
 	else
 		check_long("enosys_without_indirect", 0,
 			   WEXITSTATUS(status));
+}
+
+/*
+ * The RESOLVE helpers, in a directory of /tmp: each one works on names
+ * inside it, and fails with EXDEV, doing nothing, on a name that leads
+ * out through "..", the same call that succeeds directly.
+ */
+static void test_resolve_helpers(void)
+{
+	const uint64_t b = RESOLVE_BENEATH;
+	struct statx stx;
+	int dfd, bad = 0;
+
+#define EXPECT_RESOLVE(expr, want)					\
+	do {								\
+		errno = 0;						\
+		long r_ = (expr);					\
+		long got_ = r_ < 0 ? -errno : r_;			\
+		if (got_ != (want)) {					\
+			ksft_print_msg("%s: expected %ld, got %ld\n",	\
+				       #expr, (long)(want), got_);	\
+			bad++;						\
+		}							\
+	} while (0)
+
+	mkdir("/tmp/libindirect-resolve", 0755);
+	dfd = open("/tmp/libindirect-resolve", O_PATH | O_DIRECTORY);
+	if (dfd < 0)
+		ksft_exit_fail_msg("open: %s\n", strerror(errno));
+	EXPECT_RESOLVE(indirect_mkdirat_resolve(dfd, "d", 0755, b), 0);
+	EXPECT_RESOLVE(indirect_mkdirat_resolve(dfd, "../out", 0755, b), -EXDEV);
+	EXPECT_RESOLVE(indirect_mknodat_resolve(dfd, "d/f", S_IFREG | 0600, 0,
+						b), 0);
+	EXPECT_RESOLVE(indirect_mknodat_resolve(dfd, "../f", S_IFREG | 0600, 0,
+						b), -EXDEV);
+	EXPECT_RESOLVE(indirect_symlinkat_resolve("/", dfd, "d/l", b), 0);
+	EXPECT_RESOLVE(indirect_symlinkat_resolve("x", dfd, "d/l/x", b), -EXDEV);
+	EXPECT_RESOLVE(indirect_linkat_resolve(dfd, "d/f", dfd, "d/g", 0, b), 0);
+	EXPECT_RESOLVE(indirect_linkat_resolve(dfd, "d/f", dfd, "../g", 0, b),
+		       -EXDEV);
+	EXPECT_RESOLVE(indirect_renameat2_resolve(dfd, "d/g", dfd, "d/h", 0, b),
+		       0);
+	EXPECT_RESOLVE(indirect_renameat2_resolve(dfd, "d/h", dfd, "d/l/h", 0,
+						  b), -EXDEV);
+	EXPECT_RESOLVE(indirect_fchmodat_resolve(dfd, "d/f", 0644, b), 0);
+	EXPECT_RESOLVE(indirect_fchmodat_resolve(dfd, "d/l", 0644, b), -EXDEV);
+	EXPECT_RESOLVE(indirect_fchownat_resolve(dfd, "d/f", -1, -1, 0, b), 0);
+	EXPECT_RESOLVE(indirect_fchownat_resolve(dfd, "d/l/tmp", -1, -1, 0, b),
+		       -EXDEV);
+	EXPECT_RESOLVE(indirect_statx_resolve(dfd, "d/f", 0, STATX_MODE, &stx,
+					      b), 0);
+	if (!bad && (stx.stx_mode & 07777) != 0644) {
+		ksft_print_msg("statx: mode %o, expected 644\n",
+			       stx.stx_mode & 07777);
+		bad++;
+	}
+	EXPECT_RESOLVE(indirect_statx_resolve(dfd, "d/l", 0, STATX_MODE, &stx,
+					      b), -EXDEV);
+	EXPECT_RESOLVE(indirect_unlinkat_resolve(dfd, "d/l/tmp", AT_REMOVEDIR,
+						 b), -EXDEV);
+	EXPECT_RESOLVE(indirect_unlinkat_resolve(dfd, "d/h", 0, b), 0);
+	unlinkat(dfd, "d/f", 0);
+	unlinkat(dfd, "d/l", 0);
+	unlinkat(dfd, "d", AT_REMOVEDIR);
+	close(dfd);
+	check_long("resolve_helpers", 0, bad);
+#undef EXPECT_RESOLVE
 }
 
 /* Report test @name as passed when the two 64-bit masks are equal. */
@@ -365,11 +436,12 @@ int main(void)
 
 	ksft_print_header();
 	indirect_require();
-	ksft_set_plan(15 + 2 * ARRAY_SIZE(setxid_cases));
+	ksft_set_plan(16 + 2 * ARRAY_SIZE(setxid_cases));
 	listen_fd = unix_listener("libindirect", &listen_addr, &listen_len);
 	test_helpers();
 	test_generic_call();
 	test_enosys();
+	test_resolve_helpers();
 	test_sigmask_builder_libc_signals();
 	for (i = 0; i < ARRAY_SIZE(setxid_cases); i++)
 		test_setxid_during_call(&setxid_cases[i]);
