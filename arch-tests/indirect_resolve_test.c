@@ -885,6 +885,19 @@ int main(void)
 		const struct path_call *c = &path_calls[i];
 		char name[96];
 
+		/*
+		 * A call that this kernel lacks (fchmodat2 before 6.6, for a
+		 * binary built for a later base): ENOSYS for bad arguments
+		 * that any syscall of these refuses otherwise.
+		 */
+		if (syscall(c->nr, -1L, -1L, -1L, -1L, -1L, -1L) == -1 &&
+		    errno == ENOSYS) {
+			ksft_test_result_skip("%s: not in this kernel\n",
+					      c->name);
+			ksft_test_result_skip("%s: not in this kernel\n",
+					      c->name);
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s_answers_as_openat2_on_every_row",
 			 c->name);
 		check_long(name, 0, check_call_rows(c));
