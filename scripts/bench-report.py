@@ -98,6 +98,10 @@ def parse(path):
     return results
 
 
+# Direct calls that each make one lookup (mkdirat: and its unlinkat).
+LOOKUP_CALLS = ("openat", "mkdirat", "fstatat")
+
+
 def derived(abi, r):
     """The figures the goals are about, for one ABI."""
     d = {}
@@ -117,6 +121,16 @@ def derived(abi, r):
     d["accept_vs_accept4"] = (r["indirect_accept"][0] /
                               r["accept4_cloexec"][0])
     d["accept_vs_fcntl"] = r["indirect_accept"][0] / r["accept_fcntl"][0]
+    if "openat" in r:
+        # The RESOLVE hook in path_init(): each direct lookup again once
+        # a RESOLVE context has armed it, and the confined calls.
+        for call in LOOKUP_CALLS:
+            d["lookup_armed_extra_" + call] = (r[call + "_armed"][0] -
+                                               r[call][0])
+        d["resolve_openat_vs_openat2"] = (r["indirect_openat_beneath"][0] /
+                                          r["openat2_beneath"][0])
+        d["resolve_mkdirat_extra"] = (r["indirect_mkdirat_beneath"][0] -
+                                      r["mkdirat_armed"][0])
     if abi in AUDIT_SUITES:
         d["audit_dummy_extra"] = (r["indirect_getppid_0_audit_dummy"][0] -
                                   r["getppid_audit_dummy"][0])
@@ -249,6 +263,14 @@ def report(args, stem):
             print("  %s: indirect(getppid) minus getppid, auditing on with no "
                   "rule: %.1f (%.1f with auditing never on)"
                   % (abi, d["audit_dummy_extra"], d["dispatch_extra"]))
+        if "resolve_mkdirat_extra" in d:
+            print("  %s: direct lookups once RESOLVE armed the hook, extra: %s;"
+                  " indirect(openat, BENEATH) / openat2(BENEATH) %.3f;"
+                  " indirect(mkdirat, BENEATH) minus mkdirat %.1f"
+                  % (abi, " ".join("%s %.1f" % (c, d["lookup_armed_extra_" + c])
+                                   for c in LOOKUP_CALLS),
+                     d["resolve_openat_vs_openat2"],
+                     d["resolve_mkdirat_extra"]))
     path = os.path.join(args.out, "%s-figures.tsv" % stem)
     with open(path, "w") as f:
         f.write("figure\tabi\tvalue\n")
@@ -259,6 +281,12 @@ def report(args, stem):
             if "audit_dummy_extra" in d:
                 f.write("audit_dummy_extra\t%s\t%.3f\n"
                         % (abi, d["audit_dummy_extra"]))
+            if "resolve_mkdirat_extra" in d:
+                for figure in (["lookup_armed_extra_" + c
+                                for c in LOOKUP_CALLS] +
+                               ["resolve_openat_vs_openat2",
+                                "resolve_mkdirat_extra"]):
+                    f.write("%s\t%s\t%.3f\n" % (figure, abi, d[figure]))
             for (a, b), v in zip(zip(CONTEXT_COUNTS, CONTEXT_COUNTS[1:]),
                                  d["per_context_steps"]):
                 f.write("per_context_%d_%d\t%s\t%.3f\n" % (a, b, abi, v))
