@@ -1,9 +1,9 @@
-# sys_indirect() on Linux 6.1 and 6.12: build, boot and judge the i386 and
-# x86_64 targets on each kernel base. "make help" lists what there is; the
+# sys_indirect() on Linux 6.1 and 6.12: build, boot and judge the i386,
+# x86_64 and arm64 targets on each kernel base. "make help" lists what there is; the
 # scripts in scripts/ do the work, one step each, and print every command
 # they run.
 
-TARGETS := i386 x86_64
+TARGETS := i386 x86_64 arm64
 ARCH ?= $(TARGETS)
 # The kernel bases, each a Debian linux-source-<base> package with its own
 # series in patches/<base>/. "make test" runs every base, one after the
@@ -196,29 +196,23 @@ $(STAMPS)/$(1)$(KVARIANT)-config: $(STAMPS)/series scripts/kconfig/common.config
 # stamp changes only when the kernel did. The kernels of $$(ARCH) are built
 # together (see kernel_images below); this rule is for the others.
 ifeq ($(filter $(1),$(ARCH)),)
-$(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage: $(STAMPS)/$(1)$(KVARIANT)-config FORCE
+$$(call kimage,$(1)): $(STAMPS)/$(1)$(KVARIANT)-config FORCE
 	scripts/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel
 endif
 
-# The uapi headers the tests compile against, from a separate O= folder so
-# that they do not race with the kernel build.
-$(BUILD)/$(1)/headers/include/asm/unistd.h: $(STAMPS)/series FORCE
-	$(BACKGROUND) scripts/install-headers.sh $(1) $(TREE) $(BUILD)/$(1)/headers-obj \
-		$(BUILD)/$(1)/headers
-
-$(BUILD)/$(1)/debug-exit: scripts/guest/debug-exit.c scripts/targets/$(1).conf | deps
+$(BUILD)/$(1)/debug-exit: $(call target_var,$(1),GUEST_EXIT_SOURCE) scripts/targets/$(1).conf | deps
 	$(BACKGROUND) scripts/build-guest-tool.sh $(1) $$< $$@
 
 $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
 		scripts/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
 	$(BACKGROUND) scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
-		$$@ $$(foreach b,$$(call test_bits,$(1)),$(BUILD)/tests/m$$(b) \
-		$(BUILD)/tests/bench-m$$(b)) \
-		$$(foreach b,$$(call target_var,$(1),TEST_ONLY_BITS),$(BUILD)/tests/m$$(b))
+		$$@ $$(foreach s,$$(call test_sets,$(1)),$(BUILD)/tests/$$(s) \
+		$(BUILD)/tests/bench-$$(s)) \
+		$$(foreach s,$$(call target_var,$(1),TEST_ONLY_SETS),$(BUILD)/tests/$$(s))
 
 # The guest always boots: running the tests is the point of asking. A
 # debug guest adds a kmemleak suite after the suites of /init.
-boot-$(1): $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
+boot-$(1): $$(call kimage,$(1)) \
 		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
 	$(variant_env)scripts/run-qemu.sh test $(1) $$< \
 		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz $(BUILD)/$(1)$(KVARIANT)/console.log
@@ -230,12 +224,12 @@ boot-$(1): $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
 # first, then reported. BENCH_SIZE is smoke or full. bench-<target> boots
 # on the target's own CPU model (QEMU_CPU), bench-smap-<target> on
 # BENCH_SMAP_CPU, where SMAP and SMEP are on and STAC/CLAC real.
-bench-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
+bench-$(1): $$(call kimage_normal,$(1)) $(BUILD)/$(1)/initramfs.cpio.gz
 	$$(call bench_boot,$(1),bench,)
-bench-smap-$(1): $(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz
+bench-smap-$(1): $$(call kimage_normal,$(1)) $(BUILD)/$(1)/initramfs.cpio.gz
 	$$(call bench_boot,$(1),bench-smap,$(call target_var,$(1),BENCH_SMAP_CPU))
 
-kernel-$(1): $(BUILD)/$(1)$(KVARIANT)/kernel/arch/x86/boot/bzImage
+kernel-$(1): $$(call kimage,$(1))
 image-$(1): $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
 .PHONY: boot-$(1) bench-$(1) bench-smap-$(1) kernel-$(1) image-$(1) tests-$(1)
 endef
@@ -246,7 +240,7 @@ endef
 # each target (<target>.missed) and fails at the end, once, for them all.
 define bench_boot
 BENCH_SIZE=$(BENCH_SIZE) $(if $(3),QEMU_CPU_MODEL=$(3)) scripts/run-qemu.sh bench $(1) \
-	$(BUILD)/$(1)/kernel/arch/x86/boot/bzImage $(BUILD)/$(1)/initramfs.cpio.gz \
+	$(call kimage_normal,$(1)) $(BUILD)/$(1)/initramfs.cpio.gz \
 	$(BUILD)/$(1)/$(2).log
 scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
 	--log $(BUILD)/$(1)/$(2).log
@@ -258,9 +252,19 @@ scripts/bench-report.py --target $(1) $(if $(3),--cpu $(3) --smap on) \
 	$(if $(BENCH_CHECK),--check || test -s $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed)
 endef
 
+# The uapi headers of kbuild's ARCH=<arch> that the test sets compile
+# against (HEADERS_ARCH, scripts/abis/<set>.conf), from a separate O=
+# folder so that they do not race with the kernel build.
+$(BUILD)/headers/%/include/asm/unistd.h: $(STAMPS)/series FORCE
+	$(BACKGROUND) scripts/install-headers.sh $* $(TREE) $(BUILD)/headers-obj/$* \
+		$(BUILD)/headers/$*
+
 # What a target's config file says, read with the shell that the scripts use.
 target_var = $(shell . scripts/targets/$(1).conf && echo $$$(2))
-test_bits = $(call target_var,$(1),TEST_BITS)
+test_sets = $(call target_var,$(1),TEST_SETS)
+# The kernel image of a target, of the variant DEBUG picks or the normal one.
+kimage = $(BUILD)/$(1)$(KVARIANT)/kernel/$(call target_var,$(1),KIMAGE)
+kimage_normal = $(BUILD)/$(1)/kernel/$(call target_var,$(1),KIMAGE)
 busybox = $(if $(call target_var,$(1),BUSYBOX_DEB),$(BUILD)/busybox/$(1)/bin/busybox,$(call target_var,$(1),BUSYBOX))
 
 $(foreach t,$(TARGETS),$(eval $(call target_rules,$(t))))
@@ -269,25 +273,25 @@ $(foreach t,$(TARGETS),$(eval $(call target_rules,$(t))))
 $(BUILD)/busybox/%/bin/busybox: scripts/targets/%.conf | deps
 	scripts/fetch-busybox.sh $(call target_var,$*,BUSYBOX_DEB) $(BUILD)/busybox/$*
 
-# -m32 tests use the i386 uapi headers and -m64 tests the x86_64 ones. The
-# x86_64 guest runs the very -m32 binaries that the i386 guest runs.
-BUILD_TESTS = $(BACKGROUND) scripts/build-tests.sh $(1) OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
-	HDRS_32=$(BUILD)/i386/headers HDRS_64=$(BUILD)/x86_64/headers
-tests-m32: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
-	+$(call BUILD_TESTS,m32)
-# After the -m32 ones, which the x86_64 guest runs too: the two share
-# $(BUILD)/tests/.deps, which each make reads when it starts.
-tests-m64: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE | tests-m32
-	+$(call BUILD_TESTS,m64)
-# The x32 tests (the x86_64 headers, -mx32), for the x86_64 guest's x32 suite.
-tests-mx32: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE | tests-m64
-	+$(call BUILD_TESTS,mx32)
-tests-i386: tests-m32
-tests-x86_64: tests-m64 tests-m32 tests-mx32
-.PHONY: tests-m32 tests-m64 tests-mx32
+# The sets of test binaries (scripts/abis/<set>.conf: m32, m64, mx32,
+# aarch64, armhf), each built by its own compiler against the uapi headers
+# of its HEADERS_ARCH into build/<base>/tests/<set>. A target's initramfs
+# carries the sets of its TEST_SETS and TEST_ONLY_SETS: the x86_64 guest
+# runs the very m32 binaries that the i386 guest runs.
+TEST_SET_NAMES := $(basename $(notdir $(wildcard scripts/abis/*.conf)))
+abi_var = $(shell . scripts/abis/$(1).conf && echo $$$(2))
+define test_set_rules
+tests-$(1): $(BUILD)/headers/$(call abi_var,$(1),HEADERS_ARCH)/include/asm/unistd.h FORCE
+	+$(BACKGROUND) scripts/build-tests.sh $(1) OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
+		HDRS=$(BUILD)/headers/$(call abi_var,$(1),HEADERS_ARCH)
+.PHONY: tests-$(1)
+endef
+$(foreach s,$(TEST_SET_NAMES),$(eval $(call test_set_rules,$(s))))
+$(foreach t,$(TARGETS),$(eval tests-$(t): $(addprefix tests-,$(call test_sets,$(t)) \
+	$(call target_var,$(t),TEST_ONLY_SETS))))
 
 # The kernels of $(ARCH), side by side in one step.
-kernel_images := $(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/kernel/arch/x86/boot/bzImage)
+kernel_images := $(foreach t,$(ARCH),$(call kimage,$(t)))
 $(kernel_images) &: $(foreach t,$(ARCH),$(STAMPS)/$(t)$(KVARIANT)-config) FORCE
 	scripts/build-kernels.sh $(TREE) \
 		$(foreach t,$(ARCH),$(t)=$(BUILD)/$(t)$(KVARIANT)/kernel)
@@ -373,7 +377,7 @@ shell:
 	@test $(words $(ARCH)) -eq 1 || { echo "make shell: pick one target, ARCH=i386 or ARCH=x86_64"; exit 1; }
 	$(MAKE) ARCH=$(ARCH) kernel-$(ARCH) image-$(ARCH)
 	$(variant_env)scripts/run-qemu.sh shell $(ARCH) \
-		$(BUILD)/$(ARCH)$(KVARIANT)/kernel/arch/x86/boot/bzImage \
+		$(call kimage,$(ARCH)) \
 		$(BUILD)/$(ARCH)$(KVARIANT)/initramfs.cpio.gz
 
 ## clean: remove kernels, tests, images, logs and results of $(BASE) (keeps build/<base>/linux and busybox)

@@ -41,13 +41,16 @@ static void test_uname_release_matches_headers(void)
 }
 
 /*
- * A 32-bit binary on a 64-bit kernel runs through ia32 compat; uname()
- * reports the kernel's machine, not the binary's.
+ * A 32-bit binary on a 64-bit kernel runs through its compat ABI (ia32
+ * compat on x86-64, AArch32 on arm64); uname() reports the kernel's
+ * machine, not the binary's.
  */
 static const char *running_abi(void)
 {
-	if (!strcmp(HARNESS_BUILD_ABI, "i386") && !strcmp(uts.machine, "x86_64"))
-		return "ia32-compat";
+#ifdef ABI_COMPAT_MACHINE
+	if (!strcmp(uts.machine, ABI_COMPAT_MACHINE))
+		return ABI_COMPAT_NAME;
+#endif
 	return HARNESS_BUILD_ABI;
 }
 
@@ -66,7 +69,8 @@ static void test_running_abi(void)
 
 /*
  * A number from the wrong ABI's table would call another syscall: 39 is
- * getpid on x86-64 but mkdir on i386.
+ * getpid on x86-64 but mkdir on i386, 172 getpid on AArch64 but
+ * prctl on AArch32.
  */
 static void test_syscall_numbers_from_headers(void)
 {

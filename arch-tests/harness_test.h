@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "kselftest.h"
+#include "abi.h"
 
 /*
  * The guest runner pipes a test's output through an indenting filter, so
@@ -23,15 +24,7 @@ static void __attribute__((constructor)) harness_line_buffered(void)
 }
 
 /* The ABI this binary was compiled for, as the harness names them. */
-#if defined(__x86_64__) && defined(__ILP32__)
-#define HARNESS_BUILD_ABI "x32"
-#elif defined(__x86_64__)
-#define HARNESS_BUILD_ABI "x86_64"
-#elif defined(__i386__)
-#define HARNESS_BUILD_ABI "i386"
-#else
-#error "arch-tests are for x86 only"
-#endif
+#define HARNESS_BUILD_ABI ABI_NAME
 
 /* Report test @name as passed when @expected == @actual. */
 static inline int check_long(const char *name, long expected, long actual)

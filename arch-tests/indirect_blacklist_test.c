@@ -9,14 +9,16 @@
  * at all, a sigreturn crashes, a vm86 call fails otherwise. A missing
  * entry thus fails its test instead of killing the test binary. The 2007
  * code checked ia32 numbers against the x86-64 list, where for example
- * ia32 fork (2) is open; on ia32 compat these tests catch that.
+ * ia32 fork (2) is open; on ia32 compat these tests catch that, and on
+ * AArch32 compat, where fork (2) is write on AArch64.
  *
  * callable_*: the syscalls that an earlier blacklist refused although
  * they work on the inner call's own registers or read of the frame only
- * what a direct call would read (scripts/blacklist/exceptions.tsv): iopl,
- * sigaltstack, rt_sigsuspend and, on ia32, sigsuspend. Each must do
- * through indirect() what it does when called directly. They also run in
- * a child, which a hang or a fault fails visibly.
+ * what a direct call would read (scripts/blacklist/exceptions.tsv): iopl
+ * (x86 only), sigaltstack, rt_sigsuspend and, on ia32 and ARM,
+ * sigsuspend. Each must do through indirect() what it does when called
+ * directly. They also run in a child, which a hang or a fault fails
+ * visibly.
  */
 #include <poll.h>
 #include <sched.h>
@@ -38,12 +40,6 @@ struct report {
 	long ret;
 };
 
-/* Every 32-bit entry of the lists must be tested, not skipped unnoticed. */
-#if defined(__i386__) && !(defined(__NR_sigreturn) && \
-	defined(__NR_sigsuspend) && defined(__NR_vm86old) && defined(__NR_vm86))
-#error "the i386 headers lack a syscall number of the lists"
-#endif
-
 static char *exec_argv[] = { "/bin/busybox", "true", NULL };
 /* indirect(getppid) from indirect(): would return the ppid if it ran. */
 static unsigned long inner_params[INDIRECT_NR_PARAMS];
@@ -57,20 +53,22 @@ struct blocked {
 };
 
 /*
- * uretprobe(), 6.11, x86-64 only: 335 on every kernel base. The binaries
- * of one base also run on the other base's kernel, so the running kernel
- * says whether the number is a syscall that must be refused (EINVAL) or
- * none yet (ENOSYS). Called with no uretprobe pending it only raises
- * SIGILL, had it got through.
+ * The blacklist of the ABI: the entries of every ABI, and those of some
+ * (the generic table of AArch64 has no fork, vfork or sigreturn; vm86
+ * and vm86old are i386's, uretprobe x86-64's). ABI_NR_BLACKLISTED says
+ * how many there are, so that none is skipped unnoticed.
+ *
+ * uretprobe(), 6.11: the binaries of one base also run on the other
+ * base's kernel, so the running kernel says whether the number is a
+ * syscall that must be refused (EINVAL) or none yet (ENOSYS). Called
+ * with no uretprobe pending it only raises SIGILL, had it got through.
  */
-#ifdef __x86_64__
-#define NR_URETPROBE		335
-#define URETPROBE_SINCE		611
-#endif
-
 static const struct blocked blocked[] = {
+#ifdef __NR_fork
 	{ "fork", __NR_fork, { 0 } },
 	{ "vfork", __NR_vfork, { 0 } },
+#endif
+	/* Flags first on every ABI, whatever order the others come in. */
 	{ "clone", __NR_clone, { SIGCHLD } },
 	{ "clone3", __NR_clone3,
 	  { (unsigned long)&clone3_args, sizeof(clone3_args) } },
@@ -89,8 +87,8 @@ static const struct blocked blocked[] = {
 	  { LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_CAD_OFF } },
 	{ "indirect", __NR_indirect,
 	  { __NR_getppid, 0, 0, (unsigned long)inner_params } },
-#ifdef NR_URETPROBE
-	{ "uretprobe", NR_URETPROBE, { 0 } },
+#ifdef ABI_NR_URETPROBE
+	{ "uretprobe", ABI_NR_URETPROBE, { 0 } },
 #endif
 #ifdef __NR_sigreturn
 	{ "sigreturn", __NR_sigreturn, { 0 } },
@@ -103,12 +101,15 @@ static const struct blocked blocked[] = {
 #endif
 };
 
+_Static_assert(ARRAY_SIZE(blocked) == ABI_NR_BLACKLISTED,
+	       "a syscall of the ABI's blacklist is not tested");
+
 /* The first kernel with syscall @nr, major * 100 + minor; 0: every one. */
 static int first_kernel_with(long nr)
 {
-#ifdef NR_URETPROBE
-	if (nr == NR_URETPROBE)
-		return URETPROBE_SINCE;
+#ifdef ABI_NR_URETPROBE
+	if (nr == ABI_NR_URETPROBE)
+		return ABI_URETPROBE_SINCE;
 #else
 	(void)nr;
 #endif
@@ -250,6 +251,7 @@ static uint64_t kernel_mask(void)
 	return mask;
 }
 
+#ifdef __NR_iopl
 /* iopl() to the level the task has (0) changes nothing and returns 0. */
 static int iopl_same_level(const char *name)
 {
@@ -260,14 +262,6 @@ static int iopl_same_level(const char *name)
 	bad |= expect_long(name, "indirect(iopl, 0)", 0,
 			   via_indirect(__NR_iopl, 0, 0, 0));
 	return bad;
-}
-
-static inline unsigned char port_in(unsigned short port)
-{
-	unsigned char v;
-
-	asm volatile("inb %w1, %0" : "=a"(v) : "Nd"(port));
-	return v;
 }
 
 /*
@@ -286,9 +280,10 @@ static int iopl_raise(const char *name)
 	if (expect_long(name, "indirect(iopl, 3)", 0, ret))
 		return -1;
 	/* A fault here kills the child: the test names the signal. */
-	(void)port_in(0x80);
+	(void)abi_port_in(0x80);
 	return 0;
 }
+#endif
 
 static char altstack[64 * 1024] __attribute__((aligned(16)));
 static volatile sig_atomic_t handler_bad, handler_runs;
@@ -435,7 +430,7 @@ static int rt_sigsuspend_pending(const char *name)
 }
 
 #ifdef __NR_sigsuspend
-/* i386 sigsuspend(unused, unused, old_sigset_t mask). */
+/* i386 and ARM sigsuspend(unused, unused, old_sigset_t mask). */
 static int sigsuspend_pending(const char *name)
 {
 	return suspend_case(name, __NR_sigsuspend, 0, 0, 0);
@@ -443,8 +438,10 @@ static int sigsuspend_pending(const char *name)
 #endif
 
 static const struct callable callable[] = {
+#ifdef __NR_iopl
 	{ "callable_iopl_same_level", iopl_same_level },
 	{ "callable_iopl_raise", iopl_raise },
+#endif
 	{ "callable_sigaltstack_query", sigaltstack_query },
 	{ "callable_sigaltstack_on_stack", sigaltstack_on_stack },
 	{ "callable_rt_sigsuspend_pending", rt_sigsuspend_pending },

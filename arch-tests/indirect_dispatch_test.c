@@ -3,7 +3,8 @@
  * indirect() passes the six parameters to the inner syscall where its ABI
  * expects them: each test calls a syscall taking 0 to 6 arguments through
  * indirect() and checks the result against the call's known effect. On
- * 32-bit ABIs one 64-bit argument takes two parameters (two registers).
+ * 32-bit ABIs one 64-bit argument takes two parameters (two registers;
+ * on ARM EABI an even pair of them).
  */
 #define _FILE_OFFSET_BITS 64
 #include <signal.h>
@@ -50,17 +51,26 @@ static void test_args2_kill(void)
 
 static void test_args2_dup2(void)
 {
-	int pfd[2];
-	unsigned long p[INDIRECT_NR_PARAMS];
+	unsigned long p[INDIRECT_NR_PARAMS] = { 0 };
+	const char *name;
 	struct stat a, b;
-	long ret;
+	int pfd[2];
+	long ret, nr;
 
 	if (pipe(pfd))
 		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
 	close(DUP2_TARGET);
 	p[0] = pfd[1];
 	p[1] = DUP2_TARGET;
-	ret = indirect_result(__NR_dup2, NULL, 0, p);
+#ifdef __NR_dup2
+	nr = __NR_dup2;
+	name = "args2_dup2";
+#else
+	/* AArch64 has dup3() only: the same, with no flags. */
+	nr = __NR_dup3;
+	name = "args3_dup3";
+#endif
+	ret = indirect_result(nr, NULL, 0, p);
 	/* The new descriptor is the one asked for, and refers to oldfd's pipe. */
 	if (ret == DUP2_TARGET && (fstat(pfd[1], &a) || fstat(DUP2_TARGET, &b) ||
 				   a.st_ino != b.st_ino))
@@ -68,7 +78,7 @@ static void test_args2_dup2(void)
 	close(DUP2_TARGET);
 	close(pfd[0]);
 	close(pfd[1]);
-	check_long("args2_dup2", DUP2_TARGET, ret);
+	check_long(name, DUP2_TARGET, ret);
 }
 
 static void test_args3_write(void)
@@ -211,10 +221,16 @@ static void test_arg64_ftruncate(void)
 	long nr;
 
 #ifdef __NR_ftruncate64
-	/* i386 and ia32: the length in two registers, low half first. */
+	/*
+	 * 32-bit ABIs: the length in two registers, low half first; on ARM
+	 * EABI in an even pair, after a word of padding.
+	 */
+	const unsigned long len[] = {
+		INDIRECT_PAD64 INDIRECT_ARG64(SPLIT_LENGTH)
+	};
+
 	nr = __NR_ftruncate64;
-	p[1] = (uint32_t)SPLIT_LENGTH;
-	p[2] = (uint32_t)(SPLIT_LENGTH >> 32);
+	memcpy(&p[1], len, sizeof(len));
 #else
 	nr = __NR_ftruncate;
 	p[1] = SPLIT_LENGTH;
@@ -276,7 +292,7 @@ static void test_args6_mmap(void)
 	long nr;
 
 #ifdef __NR_mmap2
-	/* i386 and ia32: the offset in pages. */
+	/* 32-bit ABIs: the offset in 4096-byte units. */
 	nr = __NR_mmap2;
 	p[5] = 1;
 #else

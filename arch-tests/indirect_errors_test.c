@@ -48,7 +48,7 @@ struct unknown_ctx {
 	__u32 ctx;
 	__u32 word;
 };
-static struct unknown_ctx unknown_next = { .ctx = SYSIND_CTX_SIGMASK + 1 };
+static struct unknown_ctx unknown_next = { .ctx = SYSIND_CTX_RESOLVE + 1 };
 static struct unknown_ctx unknown_99 = { .ctx = 99 };
 static struct unknown_ctx unknown_max = { .ctx = 0xffffffff };
 static struct sysind_ctx_OPENFLAGS nonblock = {
@@ -300,8 +300,20 @@ int main(void)
 		{ "nr_100000_enosys", 100000, NULL, 0, getppid_params, -ENOSYS },
 		{ "nr_u32_max_enosys", 0xffffffffL, NULL, 0, getppid_params,
 		  -ENOSYS },
-		{ "nr_after_indirect_enosys", __NR_indirect + 1, NULL, 0,
+		/* No syscall, but on ARM clock_gettime64(0, NULL) (abi.h). */
+		{ "nr_after_indirect_" ABI_AFTER_INDIRECT_WHAT,
+		  __NR_indirect + 1, NULL, 0, getppid_params,
+		  ABI_AFTER_INDIRECT_RET },
+#ifdef __ARM_NR_BASE
+		/*
+		 * ARM's private calls, above the table: indirect() does not
+		 * dispatch them. Both harmless had they run.
+		 */
+		{ "arm_private_cacheflush_enosys", __ARM_NR_cacheflush, NULL, 0,
 		  getppid_params, -ENOSYS },
+		{ "arm_private_get_tls_enosys", __ARM_NR_get_tls, NULL, 0,
+		  getppid_params, -ENOSYS },
+#endif
 		/* The order of the checks. */
 		{ "e2big_before_params_efault", __NR_getppid, NULL,
 		  INDIRECT_MAX_CTXS + 1, NULL, -E2BIG },

@@ -21,12 +21,13 @@
  *    straddle it, NULL or a kernel address;
  *  - an inner call that is harmless (getppid, getpid, sched_yield, close
  *    of a bad descriptor, dup of a probe descriptor, read and write on
- *    /dev/null, poll of nothing, uname, rt_sigprocmask that only reads
- *    the mask, sigaltstack that changes nothing, iopl of the level there
- *    is); one that the blacklist refuses and that would be harmless, and
- *    visible, had it run (indirect itself, restart_syscall, and clone3,
- *    execve and execveat of NULL, which fail with EFAULT); or a number
- *    that is no syscall (past the table, in its holes, with the x32 bit).
+ *    /dev/null, poll of nothing (ppoll on AArch64), uname, rt_sigprocmask
+ *    that only reads the mask, sigaltstack that changes nothing, and on
+ *    x86 iopl of the level there is); one that the blacklist refuses and
+ *    that would be harmless, and visible, had it run (indirect itself,
+ *    restart_syscall, and clone3, execve and execveat of NULL, which fail
+ *    with EFAULT); or a number that is no syscall (past the table, in its
+ *    holes, with the x32 bit).
  *
  * All the memory a call can reach is in pages that the fuzzer owns, each
  * followed by a PROT_NONE page, so the model knows exactly which bytes
@@ -138,7 +139,9 @@ enum inner {
 	IN_UNAME,
 	IN_SIGMASK_QUERY,
 	IN_SIGALTSTACK,
+#ifdef __NR_iopl
 	IN_IOPL,
+#endif
 	IN_HARMLESS_COUNT,
 	IN_BL_INDIRECT = IN_HARMLESS_COUNT,
 	IN_BL_RESTART,
@@ -149,6 +152,17 @@ enum inner {
 	IN_COUNT
 };
 #define IN_BLACKLIST_COUNT	(IN_NOSYS - IN_BL_INDIRECT)
+
+/*
+ * poll() of nothing returns 0 at once; AArch64 has ppoll() only, which
+ * does the same with a zero timeout (p[2], set by gen_inner()).
+ */
+#ifdef __NR_poll
+#define NR_POLL			__NR_poll
+#else
+#define NR_POLL			__NR_ppoll
+static const struct timespec zero_timeout;
+#endif
 
 static const struct {
 	const char *name;
@@ -161,11 +175,13 @@ static const struct {
 	[IN_DUP]		= { "dup(probe)", __NR_dup },
 	[IN_READ]		= { "read(/dev/null)", __NR_read },
 	[IN_WRITE]		= { "write(/dev/null)", __NR_write },
-	[IN_POLL]		= { "poll(none, 0)", __NR_poll },
+	[IN_POLL]		= { "poll(none, 0)", NR_POLL },
 	[IN_UNAME]		= { "uname", __NR_uname },
 	[IN_SIGMASK_QUERY]	= { "rt_sigprocmask(query)", __NR_rt_sigprocmask },
 	[IN_SIGALTSTACK]	= { "sigaltstack(NULL, NULL)", __NR_sigaltstack },
+#ifdef __NR_iopl
 	[IN_IOPL]		= { "iopl(0)", __NR_iopl },
+#endif
 	[IN_BL_INDIRECT]	= { "indirect (blacklisted)", __NR_indirect },
 	[IN_BL_RESTART]		= { "restart_syscall (blacklisted)",
 				    __NR_restart_syscall },
@@ -179,20 +195,13 @@ static const struct {
  * Numbers in the holes of this ABI's table, on every kernel base and in
  * every later upstream table (scripts/numbering/upstream-allocations.tsv),
  * so that the binaries of one base judge another base's kernel alike: no
- * syscall either. Not 335 and 336 on x86-64 (uretprobe and uprobe, 6.11
- * and 6.18), nor 387, indirect() itself.
+ * syscall either (abi.h).
  */
-#ifdef __x86_64__
-#define HOLE_FIRST		388
-#define HOLE_COUNT		36	/* 388 to 423 */
-#else
-static const unsigned int holes_32[] = {
-	222, 223, 251, 285, 388, 389, 390, 391, 392, 415,
-};
-#endif
+static const unsigned int holes[] = ABI_NR_HOLES;
 /*
  * Past the table of every kernel: upstream's highest number is 471 (7.0),
- * and x86-64's x32-only numbers, 512 to 547, are no native syscall.
+ * x86-64's x32-only numbers, 512 to 547, are no native syscall, and the
+ * ARM private calls (0x0f0000 on) are above every table.
  */
 #define PAST_TABLES_FIRST	1024
 
@@ -287,34 +296,17 @@ struct fuzzer {
 
 static long page_size;
 static pid_t my_pid, my_ppid;
+#ifdef __NR_iopl
 /* What iopl(0) returns when called directly: 0, or ENOSYS without it. */
 static long iopl_ref;
+#endif
 static struct utsname uts_ref;
 /* /dev/null twice: close-on-exec, and not. Read, written and dup'ed. */
 static int probe_cloexec, probe_plain;
 static int probe_cloexec_fd, probe_cloexec_fl, probe_plain_fd, probe_plain_fl;
 
-#ifdef __x86_64__
-static unsigned long bad_addrs[] = {
-	0xffffffff80000000UL,	/* the kernel image */
-	0xffffffff81000000UL,
-	0xffff888000000000UL,	/* the direct map */
-	0xfffffffffffffffcUL,	/* the very top */
-	0x8000000000000000UL,	/* not canonical */
-	0x0000800000000000UL,	/* the first address past user space */
-	0x00007fffffffeffeUL,	/* straddling TASK_SIZE_MAX */
-};
-#else
-static unsigned long bad_addrs[] = {
-	0xc0000000UL,		/* the i386 kernel's PAGE_OFFSET */
-	0xc1000000UL,
-	0xbffffffeUL,		/* straddling it */
-	0xffffe000UL,		/* ia32 compat's TASK_SIZE */
-	0xfffff000UL,
-	0xfffffffcUL,
-	0xffffffffUL,
-};
-#endif
+/* Kernel addresses and others that the task cannot read (abi.h). */
+static unsigned long bad_addrs[] = ABI_BAD_ADDRS;
 static unsigned int nr_bad_addrs = ARRAY_SIZE(bad_addrs);
 
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -540,6 +532,9 @@ static void gen_inner(struct fuzzer *f, struct call *c)
 		break;
 	case IN_POLL:
 		/* No descriptors, no timeout: returns 0 at once. */
+#ifndef __NR_poll
+		p[2] = (unsigned long)&zero_timeout;
+#endif
 		break;
 	case IN_UNAME:
 		p[0] = (unsigned long)&f->uts;
@@ -569,11 +564,7 @@ static void gen_inner(struct fuzzer *f, struct call *c)
 			c->nr = PAST_TABLES_FIRST + below(f, 1000);
 			break;
 		case 2:
-#ifdef __x86_64__
-			c->nr = HOLE_FIRST + below(f, HOLE_COUNT);
-#else
-			c->nr = holes_32[below(f, ARRAY_SIZE(holes_32))];
-#endif
+			c->nr = holes[below(f, ARRAY_SIZE(holes))];
 			break;
 		case 3:
 			/* The x32 bit means nothing to indirect(). */
@@ -590,7 +581,7 @@ static void gen_inner(struct fuzzer *f, struct call *c)
 	default:
 		break;
 	}
-#ifdef __x86_64__
+#if __SIZEOF_LONG__ == 8
 	/* The kernel takes nr as an unsigned int: the upper half is noise. */
 	if (chance(f, 5))
 		c->nr |= rnd(f) << 32;
@@ -613,7 +604,7 @@ static void gen_nctxs(struct fuzzer *f, struct call *c)
 		c->nctxs = huge[below(f, ARRAY_SIZE(huge))];
 	else
 		c->nctxs = (uint32_t)rnd(f) | 0x100;
-#ifdef __x86_64__
+#if __SIZEOF_LONG__ == 8
 	if (chance(f, 5))
 		c->nctxs |= rnd(f) << 32;
 #endif
@@ -752,8 +743,10 @@ static long model(const struct fuzzer *f, const struct call *c,
 		return NEW_FD;
 	case IN_WRITE:
 		return c->p[2];
+#ifdef __NR_iopl
 	case IN_IOPL:
 		return iopl_ref;
+#endif
 	case IN_NOSYS:
 		return -ENOSYS;
 	default:
@@ -1103,11 +1096,12 @@ static char *map_arena(void)
 	return p;
 }
 
-#ifndef __x86_64__
+#ifdef ABI_BAD_ADDRS_MAY_BE_MAPPED
 /*
- * An ia32 task on a 64-bit kernel may map memory up to 0xffffe000, so a
- * 32-bit "kernel" address is only sure to fault if nothing is mapped
- * there. Everything this program maps is mapped by now.
+ * A 32-bit task on a 64-bit kernel may map memory up to 0xffffe000
+ * (ia32) or 0xfffff000 (AArch32, whose vectors page is at 0xffff0000),
+ * so a 32-bit "kernel" address is only sure to fault if nothing is
+ * mapped there. Everything this program maps is mapped by now.
  */
 static void drop_mapped_bad_addrs(void)
 {
@@ -1197,8 +1191,10 @@ int main(int argc, char **argv)
 	page_size = sysconf(_SC_PAGESIZE);
 	my_pid = getpid();
 	my_ppid = getppid();
+#ifdef __NR_iopl
 	iopl_ref = direct_call(__NR_iopl,
 			       (const unsigned long[INDIRECT_NR_PARAMS]){ 0 });
+#endif
 	memset(&uts_ref, 0, sizeof(uts_ref));
 	if (uname(&uts_ref))
 		ksft_exit_fail_msg("uname: %s\n", strerror(errno));
@@ -1226,7 +1222,7 @@ int main(int argc, char **argv)
 						   strerror(errno));
 		}
 	}
-#ifndef __x86_64__
+#ifdef ABI_BAD_ADDRS_MAY_BE_MAPPED
 	drop_mapped_bad_addrs();
 #endif
 

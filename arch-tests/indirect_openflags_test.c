@@ -145,12 +145,14 @@ static int make_dup(const struct call_mode *m, int fds[2])
 /* dup2() and dup3() to a descriptor number that is free. */
 #define DUP_TARGET	200
 
+#ifdef __NR_dup2
 static int make_dup2(const struct call_mode *m, int fds[2])
 {
 	unsigned long p[INDIRECT_NR_PARAMS] = { base_fd, DUP_TARGET };
 
 	return one_fd(call(m, __NR_dup2, p), fds);
 }
+#endif
 
 static int make_dup3(const struct call_mode *m, int fds[2])
 {
@@ -266,7 +268,9 @@ static const struct creator creators[] = {
 #endif
 	{ "pipe2", make_pipe2 },
 	{ "dup", make_dup },
+#ifdef __NR_dup2
 	{ "dup2", make_dup2 },
+#endif
 	{ "dup3", make_dup3 },
 	{ "fcntl_dupfd", make_fcntl_dupfd },
 #ifdef __NR_open

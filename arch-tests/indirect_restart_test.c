@@ -3,7 +3,10 @@
  * Calls that the kernel resumes through restart_syscall() (nanosleep,
  * relative clock_nanosleep, futex wait with a timeout, poll with a
  * timeout), made through indirect() with a context, side by side with the
- * same call made directly.
+ * same call made directly. AArch64 has no poll(): ppoll() with a timeout
+ * stands in for it, which the kernel resumes by making the call again
+ * (ERESTARTNOHAND) with the time that is left, so that indirect() is
+ * made again, its contexts set again.
  *
  *  - stop_cont: a SIGSTOP and a SIGCONT during the sleep. The call must
  *    end as the direct one does (0, or ETIMEDOUT for futex), not with
@@ -57,8 +60,16 @@ enum call_id { C_NANOSLEEP, C_CLOCK_NANOSLEEP, C_FUTEX, C_POLL, C_COUNT };
 enum variant { V_DIRECT, V_OPENFLAGS, V_SIGMASK, V_COUNT };
 enum scenario { S_STOP_CONT, S_PTRACE, S_USR1_AFTER_CONT, S_USR1, S_COUNT };
 
+#ifdef __NR_poll
+#define NR_POLL			__NR_poll
+#define POLL_NAME		"poll"
+#else
+#define NR_POLL			__NR_ppoll
+#define POLL_NAME		"ppoll"
+#endif
+
 static const char *const call_names[C_COUNT] = {
-	"nanosleep", "clock_nanosleep", "futex_wait", "poll",
+	"nanosleep", "clock_nanosleep", "futex_wait", POLL_NAME,
 };
 static const char *const variant_names[V_COUNT] = {
 	"direct", "openflags", "sigmask",
@@ -67,12 +78,12 @@ static const char *const scenario_names[S_COUNT] = {
 	"stop_cont", "ptrace", "usr1_after_cont", "usr1",
 };
 static const long call_nrs[C_COUNT] = {
-	__NR_nanosleep, __NR_clock_nanosleep, __NR_futex, __NR_poll,
+	__NR_nanosleep, __NR_clock_nanosleep, __NR_futex, NR_POLL,
 };
 /* What each call returns when it sleeps to the end. */
 static const long call_timeout_results[C_COUNT] = { 0, 0, -ETIMEDOUT, 0 };
 
-/* The syscalls' own timespec: two longs, on i386 too (time32 calls). */
+/* The syscalls' own timespec: two longs, on i386 and ARM too (time32). */
 struct ktimespec {
 	long tv_sec;
 	long tv_nsec;
@@ -167,7 +178,13 @@ static void __attribute__((noreturn)) sleeper(struct restart_case *c)
 		p[3] = (unsigned long)&ts;
 		break;
 	default:
+#ifdef __NR_poll
 		p[2] = ms;
+#else
+		/* ppoll(NULL, 0, &ts, NULL, 8): no mask of its own. */
+		p[2] = (unsigned long)&ts;
+		p[4] = 8;
+#endif
 		break;
 	}
 	ctxs[0] = c->variant == V_SIGMASK ?

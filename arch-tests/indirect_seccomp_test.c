@@ -2,10 +2,11 @@
 /*
  * Seccomp filters judge the inner call of indirect() as if it were made
  * directly: the same number, the same AUDIT_ARCH_* (x86-64 natively,
- * i386 for ia32 compat and native i386) and the same arguments, after the
- * outer indirect() itself was allowed. Each verdict is checked against a
- * direct call under the same filter: ERRNO, KILL_PROCESS, KILL_THREAD,
- * TRAP, LOG, ALLOW, USER_NOTIF and TRACE (with and without a tracer).
+ * i386 for ia32 compat and native i386, AArch64, ARM for AArch32 compat)
+ * and the same arguments, after the outer indirect() itself was allowed.
+ * Each verdict is checked against a direct call under the same filter:
+ * ERRNO, KILL_PROCESS, KILL_THREAD, TRAP, LOG, ALLOW, USER_NOTIF and
+ * TRACE (with and without a tracer).
  * TRAP's SIGSYS handler finds the outer call in its ucontext, as a
  * direct call's handler finds that call.
  *
@@ -29,11 +30,7 @@
 #include <sys/wait.h>
 #include "indirect_test.h"
 
-#if defined(__x86_64__)
-#define TEST_ARCH		AUDIT_ARCH_X86_64
-#else
-#define TEST_ARCH		AUDIT_ARCH_I386
-#endif
+#define TEST_ARCH		ABI_AUDIT_ARCH
 
 /* What the filters match, and the errno that says "wrong arch". */
 #define TARGET_NR		__NR_getppid
@@ -41,8 +38,15 @@
 /* The errno of the ERRNO verdict, and the value a supervisor returns. */
 #define FILTER_ERRNO		1234
 #define NOTIF_VALUE		4242
-/* The errno of getpgrp(), which a tracer rewrites the call into. */
+/*
+ * The errno of getpgrp(), which a tracer rewrites the call into; AArch64
+ * has getpgid() only.
+ */
+#ifdef __NR_getpgrp
 #define REWRITE_NR		__NR_getpgrp
+#else
+#define REWRITE_NR		__NR_getpgid
+#endif
 #define REWRITE_ERRNO		1235
 /* The 16 bits of data that TRAP and TRACE pass on. */
 #define FILTER_DATA		0x77
@@ -74,12 +78,17 @@ struct child_results {
 	long notif_arch;
 	long notif_last_arg;
 	siginfo_t info;
-	/* The SIGSYS handler's ucontext: ip, return and argument registers. */
+	/*
+	 * The SIGSYS handler's ucontext: ip, return, argument and (on ARM)
+	 * syscall number registers.
+	 */
 	unsigned long uc_ip;
 	unsigned long uc_ret;
 	unsigned long uc_arg[INDIRECT_NR_PARAMS];
-	/* The two bytes before uc_ip: the syscall instruction. */
-	unsigned int insn_before_ip;
+	unsigned long uc_nr;
+	/* What ends at uc_ip, and the ABI's syscall instruction. */
+	unsigned long insn_before_ip;
+	unsigned long syscall_insn;
 };
 
 static struct child_results *res;
@@ -281,41 +290,23 @@ static void test_kill_thread(void)
 		   res->inner_unmarked);
 }
 
-#if defined(__x86_64__)
-#define UC_IP		REG_RIP
-#define UC_RET		REG_RAX
-static const int uc_args[INDIRECT_NR_PARAMS] = {
-	REG_RDI, REG_RSI, REG_RDX, REG_R10, REG_R8, REG_R9,
-};
-/* syscall */
-#define SYSCALL_INSN	0x0f05
-#else
-#define UC_IP		REG_EIP
-#define UC_RET		REG_EAX
-static const int uc_args[INDIRECT_NR_PARAMS] = {
-	REG_EBX, REG_ECX, REG_EDX, REG_ESI, REG_EDI, REG_EBP,
-};
-/*
- * int $0x80: glibc's own, or the vDSO's, after which the kernel returns
- * from a SYSENTER or SYSCALL made there.
- */
-#define SYSCALL_INSN	0xcd80
-#endif
-
+/* The registers of the call at the SIGSYS, from the ABI's ucontext. */
 static void sigsys_handler(int sig __attribute__((unused)), siginfo_t *info,
 			   void *ucontext)
 {
-	const greg_t *gregs = ((ucontext_t *)ucontext)->uc_mcontext.gregs;
-	const unsigned char *ip;
+	const ucontext_t *uc = ucontext;
 	unsigned int i;
 
 	res->info = *info;
-	res->uc_ip = gregs[UC_IP];
-	res->uc_ret = gregs[UC_RET];
+	res->uc_ip = ABI_UC_IP(uc);
+	res->uc_ret = ABI_UC_RET(uc);
 	for (i = 0; i < INDIRECT_NR_PARAMS; i++)
-		res->uc_arg[i] = gregs[uc_args[i]];
-	ip = (const unsigned char *)res->uc_ip;
-	res->insn_before_ip = ip[-2] << 8 | ip[-1];
+		res->uc_arg[i] = abi_uc_arg(uc, i);
+#ifdef ABI_UC_NR
+	res->uc_nr = ABI_UC_NR(uc);
+#endif
+	res->insn_before_ip = abi_insn_before_ip(uc);
+	res->syscall_insn = abi_syscall_insn(uc);
 }
 
 static void trap_child(unsigned int direct)
@@ -335,10 +326,14 @@ static void trap_child(unsigned int direct)
 /*
  * TRAP: SIGSYS's siginfo names the inner syscall and arch, with the
  * filter's data. As for a direct call, the call returns with the
- * registers rolled back: its own syscall number, which for the inner call
- * is indirect()'s. The handler's ucontext holds the outer call's registers,
- * as a direct call's holds that call's: __NR_indirect in the return
- * register and indirect()'s arguments in the argument registers. The
+ * registers rolled back: on x86 the return register gets back its own
+ * syscall number, which for the inner call is indirect()'s; on arm64,
+ * whose return register is also the first argument's, it gets back the
+ * first argument, which for the inner call is the inner number
+ * (ABI_ROLLBACK_RET). The handler's ucontext holds the outer call's
+ * registers, as a direct call's holds that call's: that value in the
+ * return register, indirect()'s arguments in the argument registers and,
+ * on ARM, __NR_indirect in the syscall number register (x8, r7). The
  * call address is the instruction pointer, just after the syscall
  * instruction of the stub that makes direct calls too (the C library's,
  * or on ia32 the vDSO's).
@@ -351,8 +346,8 @@ static void test_trap(void)
 	check_long("seccomp_trap_direct_child_exits", 0, fate(status));
 	check_long("seccomp_trap_direct_si_syscall", TARGET_NR,
 		   res->info.si_syscall);
-	check_long("seccomp_trap_direct_returns_its_nr", TARGET_NR,
-		   res->returned);
+	check_long("seccomp_trap_direct_returns_its_" ABI_ROLLBACK_WHAT,
+		   ABI_ROLLBACK_RET(TARGET_NR, (long)marked[0]), res->returned);
 	direct_call_addr = (unsigned long)res->info.si_call_addr;
 
 	status = run_child(trap_child, 0);
@@ -366,18 +361,23 @@ static void test_trap(void)
 		   res->info.si_arch);
 	check_long("seccomp_trap_inner_si_errno", FILTER_DATA,
 		   res->info.si_errno);
-	check_long("seccomp_trap_inner_returns_outer_nr", __NR_indirect,
-		   res->returned);
+	check_long("seccomp_trap_inner_returns_outer_" ABI_ROLLBACK_WHAT,
+		   ABI_ROLLBACK_RET(__NR_indirect, TARGET_NR), res->returned);
 	check_long("seccomp_trap_inner_si_call_addr_set", 1,
 		   res->info.si_call_addr != NULL);
 	check_long("seccomp_trap_inner_si_call_addr_is_uc_ip",
 		   (long)res->uc_ip, (long)res->info.si_call_addr);
 	check_long("seccomp_trap_inner_si_call_addr_as_direct",
 		   (long)direct_call_addr, (long)res->info.si_call_addr);
-	check_long("seccomp_trap_inner_syscall_insn_before_ip", SYSCALL_INSN,
-		   res->insn_before_ip);
-	check_long("seccomp_trap_inner_uc_ret_is_outer_nr", __NR_indirect,
+	check_long("seccomp_trap_inner_syscall_insn_before_ip",
+		   res->syscall_insn, res->insn_before_ip);
+	check_long("seccomp_trap_inner_uc_ret_is_outer_" ABI_ROLLBACK_WHAT,
+		   ABI_ROLLBACK_RET(__NR_indirect, TARGET_NR),
 		   (long)res->uc_ret);
+#ifdef ABI_UC_NR
+	check_long("seccomp_trap_inner_uc_nr_is_outer_nr", __NR_indirect,
+		   (long)res->uc_nr);
+#endif
 	check_long("seccomp_trap_inner_uc_arg0_is_inner_nr", TARGET_NR,
 		   (long)res->uc_arg[0]);
 	check_long("seccomp_trap_inner_uc_arg1_is_ctxs", 0,
@@ -450,16 +450,6 @@ static void test_user_notif(void)
 		   res->inner_with_ctx);
 }
 
-#if defined(__x86_64__)
-#define REG_ORIG_NR(r)	((r).orig_rax)
-#define REG_RET(r)	((r).rax)
-#define REG_ARG0(r)	((r).rdi)
-#else
-#define REG_ORIG_NR(r)	((r).orig_eax)
-#define REG_RET(r)	((r).eax)
-#define REG_ARG0(r)	((r).ebx)
-#endif
-
 /* What the tracer does when told of the TRACE verdict. */
 enum trace_mode { TRACE_NO_TRACER, TRACE_CONTINUE, TRACE_SKIP, TRACE_REWRITE };
 
@@ -479,7 +469,7 @@ static void trace_child(unsigned int mode)
  * Trace a child through its TRACE event. Return the event message, or
  * -1 if no event came; the registers at the event go to @regs.
  */
-static long trace_one(enum trace_mode mode, struct user_regs_struct *regs,
+static long trace_one(enum trace_mode mode, struct abi_regs *regs,
 		      long *child_fate)
 {
 	long msg = -1;
@@ -502,18 +492,18 @@ static long trace_one(enum trace_mode mode, struct user_regs_struct *regs,
 		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
 			ptrace(PTRACE_GETEVENTMSG, pid, NULL, &evmsg);
 			msg = evmsg;
-			ptrace(PTRACE_GETREGS, pid, NULL, regs);
+			abi_get_regs(pid, regs);
 			if (mode == TRACE_SKIP) {
-				struct user_regs_struct skip = *regs;
+				struct abi_regs skip = *regs;
 
-				REG_ORIG_NR(skip) = -1;
-				REG_RET(skip) = -FILTER_ERRNO;
-				ptrace(PTRACE_SETREGS, pid, NULL, &skip);
+				ABI_REG_NR(&skip) = -1;
+				ABI_REG_RET(&skip) = -FILTER_ERRNO;
+				abi_set_regs(pid, &skip);
 			} else if (mode == TRACE_REWRITE) {
-				struct user_regs_struct other = *regs;
+				struct abi_regs other = *regs;
 
-				REG_ORIG_NR(other) = REWRITE_NR;
-				ptrace(PTRACE_SETREGS, pid, NULL, &other);
+				ABI_REG_NR(&other) = REWRITE_NR;
+				abi_set_regs(pid, &other);
 			}
 			ptrace(PTRACE_CONT, pid, NULL, NULL);
 		} else {
@@ -536,7 +526,7 @@ static long trace_one(enum trace_mode mode, struct user_regs_struct *regs,
  */
 static void test_trace(void)
 {
-	struct user_regs_struct regs;
+	struct abi_regs regs;
 	long child_fate, msg;
 	int status;
 
@@ -550,9 +540,9 @@ static void test_trace(void)
 	check_long("seccomp_trace_child_exits", 0, child_fate);
 	check_long("seccomp_trace_event_data", FILTER_DATA, msg);
 	check_long("seccomp_trace_tracer_sees_outer_nr", __NR_indirect,
-		   (long)REG_ORIG_NR(regs));
+		   (long)ABI_REG_NR(&regs));
 	check_long("seccomp_trace_tracer_sees_inner_nr_in_arg0", TARGET_NR,
-		   (long)REG_ARG0(regs));
+		   (long)*abi_reg_arg(&regs, 0));
 	check_long("seccomp_trace_continue_runs", getpid(), res->inner);
 
 	msg = trace_one(TRACE_SKIP, &regs, &child_fate);
@@ -574,7 +564,11 @@ int main(void)
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (res == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+#ifdef ABI_UC_NR
+	ksft_set_plan(3 * 5 + 3 + 3 + 20 + 6 + 13);
+#else
 	ksft_set_plan(3 * 5 + 3 + 3 + 19 + 6 + 13);
+#endif
 
 	test_returning_verdict("errno", SECCOMP_RET_ERRNO | FILTER_ERRNO,
 			       -FILTER_ERRNO);

@@ -18,7 +18,14 @@
  * arch answers TRACE to it and ALLOW to the rest. The test process is
  * the tracer of a forked child, which SIGALRM kills if it hangs. A tracer
  * built -m32 on x86-64 sees the ia32 register layout through compat
- * ptrace, as its tracee is ia32 too.
+ * ptrace, as its tracee is ia32 too, and an ARM one on arm64 the AArch32
+ * layout.
+ *
+ * Each ABI has its own ways to change the syscall number (abi.h): x86
+ * the orig_ax of PTRACE_SETREGS and of PTRACE_POKEUSER; AArch64 the
+ * NT_ARM_SYSTEM_CALL regset, not x8; AArch32 PTRACE_SET_SYSCALL, not r7
+ * (whose PTRACE_POKEUSER the kernel takes for r7 alone). The arguments
+ * are x0 to x5 or r0 to r5 on arm64, x0 or r0 the return register too.
  */
 #include <signal.h>
 #include <stddef.h>
@@ -34,31 +41,6 @@
 #define TRACER_VALUE		4242
 /* Seconds the tracee may take, far beyond what a call takes under TCG. */
 #define CHILD_TIME_LIMIT	60
-
-#if defined(__x86_64__)
-typedef unsigned long long reg_t;
-#define REG_NR(r)	((r).orig_rax)
-#define REG_RET(r)	((r).rax)
-#else
-typedef long reg_t;
-#define REG_NR(r)	((r).orig_eax)
-#define REG_RET(r)	((r).eax)
-#endif
-
-/* Argument register @i of the syscall ABI, in the tracer's layout. */
-static reg_t *reg_arg(struct user_regs_struct *r, unsigned int i)
-{
-#if defined(__x86_64__)
-	reg_t *regs[INDIRECT_NR_PARAMS] = {
-		&r->rdi, &r->rsi, &r->rdx, &r->r10, &r->r8, &r->r9,
-	};
-#else
-	reg_t *regs[INDIRECT_NR_PARAMS] = {
-		&r->ebx, &r->ecx, &r->edx, &r->esi, &r->edi, &r->ebp,
-	};
-#endif
-	return regs[i];
-}
 
 /*
  * The inner call and stand-ins for its arguments, set before the fork so
@@ -78,9 +60,9 @@ static long *tracee_ret;
 /* What the tracer does at the seccomp stop. */
 enum change {
 	KEEP,		/* nothing */
-	WRITE_BACK,	/* PTRACE_SETREGS with the registers it read */
+	WRITE_BACK,	/* the registers it read, written back */
 	SKIP,		/* syscall number -1, @value as the result */
-	SET_NR,		/* syscall number @value, with PTRACE_SETREGS */
+	SET_NR,		/* syscall number @value, with the registers */
 	POKE_NR,	/* syscall number @value, with PTRACE_POKEUSER */
 	SET_ARG,	/* argument register @arg replaced by its stand-in */
 };
@@ -103,7 +85,9 @@ static const struct trace_case cases[] = {
 	{ "skip_returns_tracer_value", SKIP, 0, TRACER_VALUE,
 	  TRACER_VALUE, 0 },
 	{ "nr_changed_eperm", SET_NR, 0, __NR_getpid, -EPERM, 0 },
+#ifdef ABI_POKEUSER_NR
 	{ "nr_poked_eperm", POKE_NR, 0, __NR_getpid, -EPERM, 0 },
+#endif
 	{ "arg0_inner_nr_changed_eperm", SET_ARG, 0, 0, -EPERM, 0 },
 	{ "arg1_ctxs_changed_eperm", SET_ARG, 1, 0, -EPERM, 0 },
 	{ "arg2_nctxs_changed_eperm", SET_ARG, 2, 0, -EPERM, 0 },
@@ -118,17 +102,17 @@ static const struct trace_case cases[] = {
  * array, no context, an equal copy of the parameters; indirect() ignores
  * the last two registers, so any other value does.
  */
-static reg_t stand_in(unsigned int i, reg_t old)
+static abi_reg_t stand_in(unsigned int i, abi_reg_t old)
 {
 	switch (i) {
 	case 0:
 		return __NR_getpid;
 	case 1:
-		return (reg_t)(unsigned long)ctxs_copy;
+		return (abi_reg_t)(unsigned long)ctxs_copy;
 	case 2:
 		return 0;
 	case 3:
-		return (reg_t)(unsigned long)params_copy;
+		return (abi_reg_t)(unsigned long)params_copy;
 	default:
 		return old ^ 1;
 	}
@@ -164,10 +148,9 @@ struct seen {
 
 /* Apply @c's change to the tracee @pid, stopped with registers @regs. */
 static void change_regs(pid_t pid, const struct trace_case *c,
-			const struct user_regs_struct *regs)
+			const struct abi_regs *regs)
 {
-	struct user_regs_struct r = *regs;
-	long off;
+	struct abi_regs r = *regs;
 
 	switch (c->change) {
 	case KEEP:
@@ -175,33 +158,34 @@ static void change_regs(pid_t pid, const struct trace_case *c,
 	case WRITE_BACK:
 		break;
 	case SKIP:
-		REG_NR(r) = -1;
-		REG_RET(r) = c->value;
+		ABI_REG_NR(&r) = -1;
+		ABI_REG_RET(&r) = c->value;
 		break;
 	case SET_NR:
-		REG_NR(r) = c->value;
+		ABI_REG_NR(&r) = c->value;
 		break;
 	case POKE_NR:
-		off = offsetof(struct user, regs) +
-		      ((char *)&REG_NR(r) - (char *)&r);
-		if (ptrace(PTRACE_POKEUSER, pid, (void *)off,
+#ifdef ABI_POKEUSER_NR
+		if (ptrace(PTRACE_POKEUSER, pid, (void *)ABI_POKEUSER_NR,
 			   (void *)c->value))
 			ksft_print_msg("%s: PTRACE_POKEUSER: %s\n", c->name,
 				       strerror(errno));
+#endif
 		return;
 	case SET_ARG:
-		*reg_arg(&r, c->arg) = stand_in(c->arg, *reg_arg(&r, c->arg));
+		abi_set_reg_arg(&r, c->arg,
+				stand_in(c->arg, *abi_reg_arg(&r, c->arg)));
 		break;
 	}
-	if (ptrace(PTRACE_SETREGS, pid, NULL, &r))
-		ksft_print_msg("%s: PTRACE_SETREGS: %s\n", c->name,
+	if (abi_set_regs(pid, &r))
+		ksft_print_msg("%s: %s: %s\n", c->name, ABI_SET_REGS_HOW,
 			       strerror(errno));
 }
 
 /* Run the tracee of case @c to its end and fill @s. */
 static void trace_case(const struct trace_case *c, struct seen *s)
 {
-	struct user_regs_struct regs;
+	struct abi_regs regs;
 	unsigned long msg;
 	int status;
 	pid_t pid;
@@ -234,11 +218,11 @@ static void trace_case(const struct trace_case *c, struct seen *s)
 		s->stops++;
 		if (!ptrace(PTRACE_GETEVENTMSG, pid, NULL, &msg))
 			s->event_msg = msg;
-		if (ptrace(PTRACE_GETREGS, pid, NULL, &regs))
-			ksft_exit_fail_msg("PTRACE_GETREGS: %s\n",
+		if (abi_get_regs(pid, &regs))
+			ksft_exit_fail_msg("reading the registers: %s\n",
 					   strerror(errno));
-		s->nr = (long)REG_NR(regs);
-		s->arg0 = (long)*reg_arg(&regs, 0);
+		s->nr = (long)ABI_REG_NR(&regs);
+		s->arg0 = (long)*abi_reg_arg(&regs, 0);
 		if (s->stops == 1)
 			change_regs(pid, c, &regs);
 		ptrace(PTRACE_CONT, pid, NULL, NULL);

@@ -27,10 +27,15 @@
 #include <time.h>
 #include "indirect_test.h"
 
-/* i386 has select() only as the old one-argument call; _newselect is it. */
+/*
+ * i386 and ARM have select() only as the old one-argument call, or none;
+ * _newselect is it. AArch64 has no poll(), select() or epoll_wait(): it
+ * has their p-variants only, which with no mask of their own (NULL) are
+ * the same calls, and are made so under the context.
+ */
 #ifdef __NR__newselect
 #define NR_SELECT	__NR__newselect
-#else
+#elif defined(__NR_select)
 #define NR_SELECT	__NR_select
 #endif
 
@@ -122,7 +127,11 @@ static long do_indirect_poll(const sigset_t *m)
 {
 	struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
 
+#ifdef __NR_poll
 	return indirect_masked(m, __NR_poll, &pfd, 1, -1);
+#else
+	return indirect_masked(m, __NR_ppoll, &pfd, 1, NULL, NULL, 8);
+#endif
 }
 
 static long do_pselect6(const sigset_t *m)
@@ -140,7 +149,12 @@ static long do_indirect_select(const sigset_t *m)
 
 	FD_ZERO(&rset);
 	FD_SET(pipefd[0], &rset);
+#ifdef NR_SELECT
 	return indirect_masked(m, NR_SELECT, pipefd[0] + 1, &rset, 0, 0, 0);
+#else
+	return indirect_masked(m, __NR_pselect6, pipefd[0] + 1, &rset, 0, 0, 0,
+			       NULL);
+#endif
 }
 
 static long do_epoll_pwait(const sigset_t *m)
@@ -154,7 +168,11 @@ static long do_indirect_epoll_wait(const sigset_t *m)
 {
 	struct epoll_event ev;
 
+#ifdef __NR_epoll_wait
 	return indirect_masked(m, __NR_epoll_wait, epfd, &ev, 1, -1);
+#else
+	return indirect_masked(m, __NR_epoll_pwait, epfd, &ev, 1, -1, NULL, 8);
+#endif
 }
 
 static long do_indirect_read(const sigset_t *m)

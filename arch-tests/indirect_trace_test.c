@@ -19,11 +19,7 @@
 
 #define TRACEFS			"/sys/kernel/tracing"
 
-#if defined(__x86_64__)
-#define TEST_ARCH		AUDIT_ARCH_X86_64
-#else
-#define TEST_ARCH		AUDIT_ARCH_I386
-#endif
+#define TEST_ARCH		ABI_AUDIT_ARCH
 
 /* What the events record; the last argument tells the calls apart. */
 static const unsigned long plain_args[INDIRECT_NR_PARAMS] = {

@@ -3,7 +3,10 @@
  * libindirect's 64-bit file offsets: indirect_pread64(), indirect_pwrite64()
  * and indirect_fallocate() must hand the kernel the whole offset. On i386
  * and ia32 compat it takes two registers, the low half first, as
- * sys_ia32_pread64() and sys_ia32_fallocate() read them; on x86-64, one.
+ * sys_ia32_pread64() and sys_ia32_fallocate() read them; on 32-bit ARM
+ * and AArch32 compat the same, in an even pair of registers (pread64's
+ * after a word of padding), as compat_sys_aarch32_pread64() reads them;
+ * on x86-64 and AArch64, one.
  *
  * The files are sparse, on a tmpfs mounted for the test, so offsets past
  * 4 GiB cost a page each. The offsets are chosen so that a call that
@@ -44,8 +47,19 @@ static const char *const split_name[] = {
 };
 
 /*
+ * pread64(fd, buf, count, offset): on ARM EABI the offset goes to an
+ * even register pair, after a word of padding (abi.h).
+ */
+#ifdef ABI_ARG64_EVEN_PAIRS
+#define PREAD64_OFFSET_WORD	4
+#else
+#define PREAD64_OFFSET_WORD	3
+#endif
+
+/*
  * Put @off into @p as the ABI passes it, or wrongly as @how says; return
- * the number of words used. On x86-64 "swapped" rotates the one word.
+ * the number of words used. On 64-bit ABIs "swapped" rotates the one
+ * word.
  */
 static unsigned int put_offset(unsigned long *p, uint64_t off, enum split how)
 {
@@ -185,7 +199,7 @@ static void test_pread64_raw(int fd, enum split how)
 	long ret;
 
 	p[1] = (unsigned long)buf;
-	put_offset(&p[3], MARKER_OFFSET, how);
+	put_offset(&p[PREAD64_OFFSET_WORD], MARKER_OFFSET, how);
 	ret = indirect_result(__NR_pread64, NULL, 0, p);
 	snprintf(name, sizeof(name), "pread64_raw_%s_%s", split_name[how],
 		 how == SPLIT_RIGHT ? "finds_marker" : "misses");

@@ -13,11 +13,18 @@
 #error "__NR_indirect is missing: build against the patched kernel's headers"
 #endif
 
-/* The number the library was built with, for make check-numbering. */
-#define INDIRECT_STR(x)		#x
-#define INDIRECT_XSTR(x)	INDIRECT_STR(x)
-static const char indirect_nr_tag[] __attribute__((used)) =
-	"indirect-nr=" INDIRECT_XSTR(__NR_indirect);
+/*
+ * The number the library was built with, for make check-numbering:
+ * "indirect-nr=387". Its three digits are computed, not the macro's
+ * text, which on ARM is "(__NR_SYSCALL_BASE + 402)".
+ */
+_Static_assert(__NR_indirect >= 100 && __NR_indirect <= 999,
+	       "indirect-nr= has three digits");
+static const char indirect_nr_tag[] __attribute__((used)) = {
+	'i', 'n', 'd', 'i', 'r', 'e', 'c', 't', '-', 'n', 'r', '=',
+	'0' + __NR_indirect / 100, '0' + __NR_indirect / 10 % 10,
+	'0' + __NR_indirect % 10, '\0',
+};
 
 /* The kernel's sigset_t, which SIGMASK holds: signals 1 to 64. */
 #define KERNEL_SIGSET_SIZE	8
@@ -109,9 +116,16 @@ int indirect_accept_cloexec(int fd, struct sockaddr *addr, socklen_t *len)
 		fd, (unsigned long)addr, (unsigned long)len, 0 });
 }
 
+/* pipe(); AArch64 has only pipe2(), here with no flags of its own. */
+#ifdef __NR_pipe
+#define NR_PIPE		__NR_pipe
+#else
+#define NR_PIPE		__NR_pipe2
+#endif
+
 int indirect_pipe_cloexec(int fds[2])
 {
-	return call_cloexec(__NR_pipe, (const unsigned long[INDIRECT_NR_PARAMS]){
+	return call_cloexec(NR_PIPE, (const unsigned long[INDIRECT_NR_PARAMS]){
 		(unsigned long)fds });
 }
 
@@ -136,15 +150,18 @@ int indirect_paccept(int fd, struct sockaddr *addr, socklen_t *len,
 
 /*
  * The 64-bit offsets and lengths go through INDIRECT_ARG64(): two words,
- * low half first, to the ia32 entry points (sys_ia32_pread64(),
- * sys_ia32_fallocate(), ...), one to the x86-64 ones.
+ * low half first, to the 32-bit entry points (sys_ia32_pread64(),
+ * compat_sys_aarch32_pread64(), sys_ia32_fallocate(), ...), one to the
+ * 64-bit ones. On ARM EABI, pread64's and pwrite64's offset starts at
+ * the fifth word, after a word of padding (INDIRECT_PAD64); fallocate's
+ * two are in place.
  */
 ssize_t indirect_pread64(const struct indirect_ctx *const *ctxs,
 			 unsigned int nctxs, int fd, void *buf, size_t count,
 			 int64_t offset)
 {
 	return indirect_call(__NR_pread64, ctxs, nctxs, fd, buf, count,
-			     INDIRECT_ARG64(offset));
+			     INDIRECT_PAD64 INDIRECT_ARG64(offset));
 }
 
 ssize_t indirect_pwrite64(const struct indirect_ctx *const *ctxs,
@@ -152,7 +169,7 @@ ssize_t indirect_pwrite64(const struct indirect_ctx *const *ctxs,
 			  size_t count, int64_t offset)
 {
 	return indirect_call(__NR_pwrite64, ctxs, nctxs, fd, buf, count,
-			     INDIRECT_ARG64(offset));
+			     INDIRECT_PAD64 INDIRECT_ARG64(offset));
 }
 
 int indirect_fallocate(const struct indirect_ctx *const *ctxs,

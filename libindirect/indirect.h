@@ -73,13 +73,16 @@ long indirect_callv(long nr, const struct indirect_ctx *const *ctxs,
 
 /*
  * A 64-bit argument of indirect_call(), as the syscall ABI passes it: one
- * word on x86-64; on i386 and ia32 compat two words, the low half first,
- * as the kernel's ia32 entry points of pread64, pwrite64, fallocate,
- * truncate64, ftruncate64, readahead, fadvise64, fadvise64_64,
- * sync_file_range, preadv and pwritev read them. Not for _llseek, which
- * takes the high half first. @x is evaluated twice on i386.
+ * word on x86-64 and AArch64; on i386, ia32 compat and 32-bit ARM (EABI,
+ * little-endian) two words, the low half first, as the kernel's 32-bit
+ * entry points of pread64, pwrite64, fallocate, truncate64, ftruncate64,
+ * readahead, fadvise64, fadvise64_64, sync_file_range (ARM has
+ * arm_fadvise64_64 and sync_file_range2 in their place), preadv and
+ * pwritev read them. Not for _llseek, which takes the high half first.
+ * @x is evaluated twice on 32-bit ABIs.
  *
- *	indirect_call(__NR_pread64, ctxs, 1, fd, buf, n, INDIRECT_ARG64(pos));
+ *	indirect_call(__NR_pread64, ctxs, 1, fd, buf, n,
+ *		      INDIRECT_PAD64 INDIRECT_ARG64(pos));
  */
 #if __SIZEOF_LONG__ >= 8
 #define INDIRECT_ARG64(x)	((unsigned long)(uint64_t)(x))
@@ -87,6 +90,19 @@ long indirect_callv(long nr, const struct indirect_ctx *const *ctxs,
 #define INDIRECT_ARG64(x)						\
 	((unsigned long)(uint64_t)(x)),					\
 	((unsigned long)((uint64_t)(x) >> 32))
+#endif
+
+/*
+ * Put before an INDIRECT_ARG64() that would start at an odd word (the
+ * second or the fourth argument): ARM EABI passes a 64-bit argument in an
+ * even/odd register pair, and the register skipped before it is a word of
+ * padding (pread64(fd, buf, count, pad, lo, hi), ftruncate64(fd, pad, lo,
+ * hi)). Nothing on the other ABIs.
+ */
+#ifdef __ARM_EABI__
+#define INDIRECT_PAD64		0,
+#else
+#define INDIRECT_PAD64
 #endif
 
 /* Close-on-exec from birth, for the calls that have no flags argument. */

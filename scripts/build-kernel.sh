@@ -19,7 +19,7 @@ out=$(absdir "$3")
 
 jobs=${JOBS:-$(nproc)}
 
-run make -C "$tree" O="$out" ARCH="$KARCH" CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" -j"$jobs" \
+run make -C "$tree" O="$out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" CC="$KERNEL_CC" HOSTCC="$HOST_CC" -j"$jobs" \
 	"$(basename "$KIMAGE")" ||
 	die "kernel build for $TARGET failed (log above)"
 echo "  [$STEP] $TARGET: $out/$KIMAGE ($(stat -c %s "$out/$KIMAGE") bytes)"

@@ -34,7 +34,7 @@ if [ -z "${NUMBERING_SCRATCH:-}" ]; then
 		cp "$TOP/scripts/numbering/$f" "$in/$f"
 	done
 	for target in "$@"; do
-		hdr=$build/$target/headers/include/asm
+		hdr=$build/headers/$target/include/asm
 		gen=$build/$target/kernel/arch/x86/include/generated
 		mkdir -p "$in/$target"
 		case $target in
@@ -47,9 +47,10 @@ if [ -z "${NUMBERING_SCRATCH:-}" ]; then
 		*)	die "unknown target '$target'" ;;
 		esac
 		# shellcheck source=/dev/null disable=SC2086
-		for bits in $(. "$TOP/scripts/targets/$target.conf" && echo $TEST_BITS); do
+		for set in $(. "$TOP/scripts/targets/$target.conf" && echo $TEST_SETS); do
+			bits=${set#m}
 			mkdir -p "$in/bin$bits"
-			cp "$build/tests/m$bits"/* "$in/bin$bits/"
+			cp "$build/tests/$set"/* "$in/bin$bits/"
 		done
 	done
 fi

@@ -31,12 +31,12 @@ done
 scratch=$out/.config-scratch
 rm -rf "$scratch"
 mkdir -p "$scratch"
-run make -s -C "$tree" O="$scratch" ARCH="$KARCH" HOSTCC="$KERNEL_CC" tinyconfig >/dev/null
+run make -s -C "$tree" O="$scratch" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" CC="$KERNEL_CC" HOSTCC="$HOST_CC" tinyconfig >/dev/null
 # $fragments is a list of paths without spaces: split on purpose.
 # shellcheck disable=SC2086
-run env ARCH="$KARCH" "$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" \
+run env ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" "$tree/scripts/kconfig/merge_config.sh" -m -O "$scratch" \
 	"$scratch/.config" $fragments >/dev/null
-run make -s -C "$tree" O="$scratch" ARCH="$KARCH" HOSTCC="$KERNEL_CC" olddefconfig >/dev/null
+run make -s -C "$tree" O="$scratch" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" CC="$KERNEL_CC" HOSTCC="$HOST_CC" olddefconfig >/dev/null
 
 # merge_config.sh -m cannot check the result, so check it here: an option
 # whose dependencies are missing is silently dropped by olddefconfig.

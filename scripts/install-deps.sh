@@ -14,9 +14,21 @@ set -eu
 STEP=install-deps
 . "$(dirname "$0")/lib.sh"
 
-PACKAGES="linux-source-6.1 linux-source-6.12 gcc-multilib libc6-dev-x32 make qemu-system-x86
+PACKAGES="linux-source-6.1 linux-source-6.12 make
 	busybox-static bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
 	python3 ccache git groff-base libcap-dev libcap-dev:i386 shellcheck nodejs"
+# What the targets and the test sets need, each named in its own file:
+# cross compilers, C libraries and QEMU (the *_PACKAGE and *_PACKAGES
+# variables of scripts/targets/*.conf and scripts/abis/*.conf).
+for conf in "$TOP"/scripts/targets/*.conf "$TOP"/scripts/abis/*.conf; do
+	[ -f "$conf" ] || continue
+	# shellcheck source=/dev/null
+	PACKAGES="$PACKAGES $(. "$conf" && set | sed -n "s/^[A-Z_]*_PACKAGES*='\{0,1\}\([^']*\)'\{0,1\}$/\1/p")"
+done
+# The foreign architectures whose packages are downloaded or installed:
+# busybox-static:i386 and :arm64 for the guests, libcap-dev:i386.
+FOREIGN_ARCHES=$(printf '%s\n' $PACKAGES $(for conf in "$TOP"/scripts/targets/*.conf; do
+	(. "$conf" && echo "${BUSYBOX_DEB:-}"); done) | sed -n 's/^[^:]*:\([a-z0-9]*\)$/\1/p' | sort -u)
 # <command>=<package>: the package, if the command is missing.
 COMMANDS="npm=npm"
 
@@ -32,10 +44,13 @@ for spec in $COMMANDS; do
 	command -v "${spec%%=*}" >/dev/null 2>&1 || missing="$missing ${spec#*=}"
 done
 
-need_i386=
-dpkg --print-foreign-architectures | grep -qx i386 || need_i386=yes
+new_arches=
+for arch in $FOREIGN_ARCHES; do
+	dpkg --print-foreign-architectures | grep -qx "$arch" ||
+		new_arches="$new_arches $arch"
+done
 
-if [ -z "$missing" ] && [ -z "$need_i386" ]; then
+if [ -z "$missing" ] && [ -z "$new_arches" ]; then
 	echo "  [$STEP] all packages present"
 	exit 0
 fi
@@ -44,7 +59,9 @@ fi
 	die "missing packages:$missing; run as root or install them with apt-get"
 
 export DEBIAN_FRONTEND=noninteractive
-[ -z "$need_i386" ] || run dpkg --add-architecture i386
+for arch in $new_arches; do
+	run dpkg --add-architecture "$arch"
+done
 # A mirror in the middle of a sync serves an index of the wrong size for a
 # minute or two: try again, then go on with what was fetched, as apt-get
 # itself does; the install below says what it could not find.

@@ -22,13 +22,17 @@ CCACHE_BASEDIR=$TOP
 CCACHE_NOHASHDIR=true
 export CCACHE_BASEDIR CCACHE_NOHASHDIR
 
-# The compiler of kbuild's runs, for the kernel (CC=) and for its host
+# The compilers of kbuild's runs: for the kernel (CC=, the target's
+# CROSS_COMPILE prefix before gcc, set by load_target) and for its host
 # programs (HOSTCC=: kconfig, fixdep, objtool, which every new build
-# folder compiles again): through ccache when it is installed.
+# folder compiles again), through ccache when it is installed.
 # For the scripts that source this file.
 # shellcheck disable=SC2034
-KERNEL_CC=$(if command -v ccache >/dev/null 2>&1; then echo "ccache gcc"
-	else echo gcc; fi)
+CCACHE=$(if command -v ccache >/dev/null 2>&1; then echo "ccache "; fi)
+# shellcheck disable=SC2034
+HOST_CC="${CCACHE}gcc"
+# shellcheck disable=SC2034
+KERNEL_CC="${CCACHE}gcc"
 
 # The folder of what every clone of the repository shares, as ccache's
 # objects are shared: the extracted kernel trees (prepare-tree.sh) and
@@ -74,6 +78,10 @@ load_target() {
 	TARGET=$1
 	# shellcheck source=/dev/null
 	. "$conf"
+	CROSS_COMPILE=${CROSS_COMPILE:-}
+	KERNEL_CC="${CCACHE}${CROSS_COMPILE}gcc"
+	command -v "${CROSS_COMPILE}gcc" >/dev/null 2>&1 ||
+		die "target $1 needs ${CROSS_COMPILE}gcc; install it with: apt-get install $CROSS_PACKAGE"
 }
 
 # Print the absolute path of a directory, creating it if needed.

@@ -11,8 +11,9 @@ LOG.stderr beside it), parses the KTAP the guest printed and decides:
   PASS  every suite of the target's /init, and each --expect-suite (the
         kmemleak suite of a DEBUG=1 kernel), ran to the end-of-run line,
         no test failed or crashed, the kernel neither panicked nor oopsed
-        nor reported anything, and the guest reported "pass" through
-        isa-debug-exit.
+        nor reported anything, and the guest reported "pass" through its
+        debug-exit tool (QEMU's isa-debug-exit device on x86, semihosting
+        on arm64).
   FAIL  anything else, with one message per problem found.
 
 Writes a per-ABI summary (tab-separated: target, abi, passed, failed,
@@ -30,8 +31,8 @@ import os
 import re
 import sys
 
-# isa-debug-exit: QEMU exits with (value << 1) | 1. harness.sh writes 0 for
-# a passing run and 1 for a failing one.
+# debug-exit: QEMU exits with (value << 1) | 1 on every target. harness.sh
+# writes 0 for a passing run and 1 for a failing one.
 STATUS_GUEST_PASS = (0 << 1) | 1
 STATUS_GUEST_FAIL = (1 << 1) | 1
 # timeout(1) returns 124 when it stopped QEMU, 137 when it had to kill it.
@@ -355,10 +356,10 @@ def judge(target, wanted, suites, order, events, status, stderr, lines):
         code = int(code)
         if events["end"] == "pass" and code != STATUS_GUEST_PASS:
             msgs.append("the guest printed 'pass' but QEMU exited with status "
-                        "%d, not %d from isa-debug-exit" % (code, STATUS_GUEST_PASS))
+                        "%d, not %d from debug-exit" % (code, STATUS_GUEST_PASS))
         elif events["end"] == "fail" and code != STATUS_GUEST_FAIL:
             msgs.append("the guest printed 'fail' but QEMU exited with status "
-                        "%d, not %d from isa-debug-exit" % (code, STATUS_GUEST_FAIL))
+                        "%d, not %d from debug-exit" % (code, STATUS_GUEST_FAIL))
         elif events["end"] == "fail" and not msgs:
             msgs.append("the guest reported failure without a failing test")
     return msgs, rows

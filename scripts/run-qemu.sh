@@ -31,7 +31,7 @@ initramfs=$4
 log=${5:-}
 [ -f "$kernel" ] || die "kernel image $kernel not found"
 [ -f "$initramfs" ] || die "initramfs $initramfs not found"
-command -v "$QEMU" >/dev/null || die "$QEMU not found; install qemu-system-x86"
+command -v "$QEMU" >/dev/null || die "$QEMU not found; install it with: apt-get install $QEMU_PACKAGE"
 
 mem=$QEMU_MEM
 # Another CPU model than the target's own, for a bench boot with SMAP.
@@ -47,18 +47,20 @@ debug)	mem=$DEBUG_QEMU_MEM
 esac
 
 # panic=-1 turns a panic into a reset, and -no-reboot turns that into an exit.
-append="console=ttyS0 panic=-1 harness.mode=$mode $variant_append${KERNEL_APPEND:-}"
+append="console=$CONSOLE panic=-1 harness.mode=$mode $variant_append${KERNEL_APPEND:-}"
 icount=
 if [ "$mode" = bench ]; then
 	append="$append harness.bench=${BENCH_SIZE:-smoke}"
 	icount="-icount shift=0,sleep=off"
 fi
-# $icount is empty or two words: split on purpose.
+# $machine and $icount are empty or two words, $QEMU_EXIT_ARGS the
+# target's words: split on purpose.
+machine=${QEMU_MACHINE:+-M $QEMU_MACHINE}
 # shellcheck disable=SC2086
-set -- "$QEMU" -nodefaults -display none -no-reboot -accel tcg \
+set -- "$QEMU" $machine -nodefaults -display none -no-reboot -accel tcg \
 	-cpu "$QEMU_CPU" -m "$mem" \
 	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 $icount
+	$QEMU_EXIT_ARGS $icount
 
 # How far a boot is: the KTAP results in the console log so far, and the
 # last suite or test named there.

@@ -13,9 +13,11 @@
  * Each comparison runs its variants interleaved (A, B, A, B, ...) for
  * <rounds> rounds of <iterations> calls, after a warm-up. Every call is
  * timed on its own, and each variant reports the median of all its calls
- * and the spread (the range of the middle half of them) in TSC ticks, less
- * the median cost of timing an empty call. Under QEMU's "-icount shift=0"
- * a tick is one guest instruction, so the figures repeat from boot to boot.
+ * and the spread (the range of the middle half of them) in the ABI's
+ * clock units (abi.h: TSC ticks on x86, nanoseconds of the virtual counter
+ * on arm64), less the median cost of timing an empty call. Under QEMU's
+ * "-icount shift=0" either unit is one guest instruction, so the figures
+ * repeat from boot to boot.
  * The median of single calls is what a typical call costs; a mean over a
  * round would mix in the rare slow paths of the allocators (a new slab
  * page, say), which land on one variant or another by chance.
@@ -40,14 +42,6 @@
 
 static unsigned int rounds = 31, iterations = 200;
 
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	asm volatile("lfence; rdtsc; lfence" : "=a" (lo), "=d" (hi) :: "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
 /* One variant of a comparison: a name, one call of it, and its timings. */
 struct variant {
 	const char *name;
@@ -69,9 +63,9 @@ static void time_calls(void (*call)(void), uint64_t *samples, unsigned int n)
 	uint64_t t;
 
 	for (i = 0; i < n; i++) {
-		t = rdtsc();
+		t = abi_clock();
 		call();
-		samples[i] = rdtsc() - t;
+		samples[i] = abi_clock_units(abi_clock() - t);
 	}
 }
 
@@ -104,8 +98,8 @@ static void measure_timing_cost(void)
 	qsort(s, n, sizeof(*s), cmp_u64);
 	timing_cost = s[n / 2];
 	free(s);
-	ksft_print_msg("timing one call costs %llu ticks by itself\n",
-		       (unsigned long long)timing_cost);
+	ksft_print_msg("timing one call costs %llu %s by itself\n",
+		       (unsigned long long)timing_cost, ABI_CLOCK_NAME);
 }
 
 /* Run @n variants interleaved and report each against variant 0. */

@@ -5,7 +5,8 @@
 # harness_main. In test mode the guest prints KTAP on the console: one
 # top-level test per ABI suite, one subtest per test binary, and the
 # binary's own KTAP nested inside. It ends with an end-of-run line and the
-# verdict written to QEMU's isa-debug-exit port. Kernel command line:
+# verdict passed to QEMU by debug-exit (scripts/targets/<target>.conf's
+# GUEST_EXIT_SOURCE). Kernel command line:
 #   harness.mode=test|bench|shell  run the tests (default), the benchmark
 #                             suites, or give a shell
 #   harness.bench=smoke|full  benchmark size (default smoke)
@@ -222,7 +223,7 @@ harness_run_tests() {
 		echo "# harness: end of run: fail"
 	fi
 	/lib/harness/debug-exit "$HARNESS_FAILED"
-	# Only reached if isa-debug-exit is missing; the host reports that.
+	# Only reached if debug-exit could not end QEMU; the host reports that.
 	reboot -f
 }
 

@@ -46,11 +46,11 @@ for o in $objs; do
 	rm -f "$out/$o"
 done
 status=0
-printf '  [%s] %s > %s\n' "$STEP" "make -C $tree O=$out ARCH=$KARCH CC=\"$KERNEL_CC\" HOSTCC=\"$KERNEL_CC\" W=1 -k -j$jobs -Otarget$objs" \
+printf '  [%s] %s > %s\n' "$STEP" "make -C $tree O=$out ARCH=$KARCH CC=\"$KERNEL_CC\" HOSTCC=\"$HOST_CC\" W=1 -k -j$jobs -Otarget$objs" \
 	"$result.log" >&2
 # $objs: object names, split on purpose.
 # shellcheck disable=SC2086
-make -C "$tree" O="$out" ARCH="$KARCH" CC="$KERNEL_CC" HOSTCC="$KERNEL_CC" W=1 V=0 -k -j"$jobs" -Otarget $objs \
+make -C "$tree" O="$out" ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE" CC="$KERNEL_CC" HOSTCC="$HOST_CC" W=1 V=0 -k -j"$jobs" -Otarget $objs \
 	>"$result.log" 2>&1 || status=$?
 
 awk -v objs="$objs" -v tree="$tree/" -v out="$out/" '

@@ -23,6 +23,9 @@ SECCOMP_TESTS="seccomp_bpf"
 [ $# -eq 5 ] || die "usage: $0 <bits> <ksft-dir> <headers-dir> <obj-dir> <bin-dir>"
 bits=$1
 case $bits in 32|64) ;; *) die "bits must be 32 or 64, not '$bits'" ;; esac
+# The compiler of the test set of that bitness (scripts/abis/m<bits>.conf).
+# shellcheck source=/dev/null
+cc=$(. "$TOP/scripts/abis/m$bits.conf" && echo "$TEST_CC")
 ksft=$(cd "$2" 2>/dev/null && pwd) || die "selftests directory $2 not found"
 headers=$(cd "$3" 2>/dev/null && pwd) || die "headers directory $3 not found"
 obj=$(absdir "$4")
@@ -52,12 +55,12 @@ mkdir -p "$obj/seccomp" "$obj/x86"
 # the x86 one resets CFLAGS. The x86 Makefile picks -m32 or -m64 by target.
 for t in $SECCOMP_TESTS; do
 	run_quiet "$obj/seccomp/$t.warnings" make -s $always -C "$ksft/seccomp" \
-		OUTPUT="$obj/seccomp" CC="gcc -m$bits -static" \
+		OUTPUT="$obj/seccomp" CC="$cc -m$bits -static" \
 		KHDR_INCLUDES="-isystem $headers/include" "$obj/seccomp/$t" ||
 		die "building seccomp/$t (-m$bits) failed (compiler output above)"
 done
 run_quiet "$obj/x86/warnings" make -s $always -C "$ksft/x86" OUTPUT="$obj/x86" \
-	CC="gcc -static" KHDR_INCLUDES="-isystem $headers/include" "all_$bits" ||
+	CC="$cc -static" KHDR_INCLUDES="-isystem $headers/include" "all_$bits" ||
 	die "building the x86 selftests (all_$bits) failed (compiler output above)"
 touch "$stamp"
 

@@ -29,17 +29,17 @@ $(UNPATCHED_TREE)/.harness-commit: $(TREE)/.git/harness-package-version
 	scripts/upstream/export-unpatched.sh $(TREE) $(UNPATCHED_TREE)
 
 # The test binaries of one bitness; <bits>.list changes only when a binary did.
-$(UPSTREAM)/bin/m32.list: $(BUILD)/i386/headers/include/asm/unistd.h FORCE
-	scripts/upstream/build-selftests.sh 32 $(KSFT_DIR) $(BUILD)/i386/headers \
+$(UPSTREAM)/bin/m32.list: $(BUILD)/headers/i386/include/asm/unistd.h FORCE
+	scripts/upstream/build-selftests.sh 32 $(KSFT_DIR) $(BUILD)/headers/i386 \
 		$(UPSTREAM)/obj/m32 $(UPSTREAM)/bin/m32
-$(UPSTREAM)/bin/m64.list: $(BUILD)/x86_64/headers/include/asm/unistd.h FORCE
-	scripts/upstream/build-selftests.sh 64 $(KSFT_DIR) $(BUILD)/x86_64/headers \
+$(UPSTREAM)/bin/m64.list: $(BUILD)/headers/x86_64/include/asm/unistd.h FORCE
+	scripts/upstream/build-selftests.sh 64 $(KSFT_DIR) $(BUILD)/headers/x86_64 \
 		$(UPSTREAM)/obj/m64 $(UPSTREAM)/bin/m64
 
 # A boot of target $(1) on kernel $(2) (patched or unpatched) built in $(3),
 # then its per-test results.
 define upstream_boot_rules
-$(UPSTREAM)/$(1)/$(2)/console.log: $(3)/arch/x86/boot/bzImage \
+$(UPSTREAM)/$(1)/$(2)/console.log: $(3)/$(call target_var,$(1),KIMAGE) \
 		$(UPSTREAM)/$(1)/initramfs.cpio.gz
 	@mkdir -p $$(@D)
 	KERNEL_APPEND="harness.timeout=$(UPSTREAM_TIMEOUT) $(KERNEL_APPEND)" \
@@ -64,17 +64,17 @@ $(STAMPS)/$(1)-unpatched-config: $(UNPATCHED_TREE)/.harness-commit $(STAMPS)/$(1
 # unpatched tree does not change: kbuild runs only when the .config did.
 $(BUILD)/$(1)-unpatched/kernel/.config: $(STAMPS)/$(1)-unpatched-config
 	@:
-$(BUILD)/$(1)-unpatched/kernel/arch/x86/boot/bzImage: $(BUILD)/$(1)-unpatched/kernel/.config
+$(BUILD)/$(1)-unpatched/kernel/$(call target_var,$(1),KIMAGE): $(BUILD)/$(1)-unpatched/kernel/.config
 	scripts/build-kernel.sh $(1) $(UNPATCHED_TREE) $(BUILD)/$(1)-unpatched/kernel
 	@touch $$@
 
 # One initramfs for both kernels, with its own /init.
 $(UPSTREAM)/$(1)/initramfs.cpio.gz: scripts/guest/upstream-$(1).init \
 		scripts/guest/harness.sh scripts/make-initramfs.sh $(BUILD)/$(1)/debug-exit \
-		$$(call busybox,$(1)) $$(foreach b,$$(call test_bits,$(1)),$(UPSTREAM)/bin/m$$(b).list)
+		$$(call busybox,$(1)) $$(foreach s,$$(call test_sets,$(1)),$(UPSTREAM)/bin/$$(s).list)
 	INITRAMFS_INIT=scripts/guest/upstream-$(1).init scripts/make-initramfs.sh $(1) \
 		$$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit $$@ \
-		$$(foreach b,$$(call test_bits,$(1)),$(UPSTREAM)/bin/m$$(b))
+		$$(foreach s,$$(call test_sets,$(1)),$(UPSTREAM)/bin/$$(s))
 
 $(call upstream_boot_rules,$(1),patched,$(BUILD)/$(1)/kernel)
 $(call upstream_boot_rules,$(1),unpatched,$(BUILD)/$(1)-unpatched/kernel)

@@ -61,7 +61,7 @@ CASE_HEADER_RE = re.compile(r"^    (?:K?TAP version \d+)")
 CASE_RUN_RE = re.compile(r"^    #\s+RUN\s+(\S+) \.\.\.")
 CASE_DIAG_RE = re.compile(r"^    # (.*)")
 SUITE_LINE_RE = re.compile(r"^suite\s+(\S+)\s+\S+\s*$")
-# isa-debug-exit: QEMU exits with (value << 1) | 1; the guest writes 0 or 1.
+# debug-exit: QEMU exits with (value << 1) | 1; the guest writes 0 or 1.
 GUEST_EXITS = (1, 3)
 TIMEOUTS = (124, 137)
 
@@ -205,7 +205,7 @@ def rows_for(binaries, suites, wanted, events, status):
     elif int(code) in TIMEOUTS:
         problems.append("guest hung: stopped after %s s" % status.get("timeout", "?"))
     elif int(code) not in GUEST_EXITS:
-        problems.append("QEMU exited with status %s, not from isa-debug-exit" % code)
+        problems.append("QEMU exited with status %s, not from debug-exit" % code)
     if events["panic"]:
         problems.append("kernel panic: %s" % events["panic"])
     for err in events["kernel_errors"]:

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The AArch64 ABI, native on the arm64 target. See abi.h.
+ */
+#ifndef ABI_AARCH64_H
+#define ABI_AARCH64_H
+
+#include <elf.h>
+#include <errno.h>
+#include <stdint.h>
+#include <sys/ptrace.h>
+#include <sys/types.h>
+#include <sys/ucontext.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <linux/audit.h>
+
+#define ABI_NAME		"aarch64"
+#define ABI_AUDIT_ARCH		AUDIT_ARCH_AARCH64
+
+/*
+ * The blacklist (arch/arm64/kernel/indirect.c): clone, clone3, execve,
+ * execveat, rt_sigreturn, restart_syscall, exit, exit_group, reboot and
+ * indirect. The generic table has no fork or vfork.
+ */
+#define ABI_NR_BLACKLISTED	10
+
+/* What __NR_indirect + 1 is: no syscall (388). */
+#define ABI_AFTER_INDIRECT_RET		-ENOSYS
+#define ABI_AFTER_INDIRECT_WHAT		"enosys"
+
+/*
+ * Numbers in the holes of the generic table on every kernel base and in
+ * every later one: 388 to 402, which include/uapi/asm-generic/unistd.h
+ * keeps unassigned for good ("295 through 402 are unassigned to sync up
+ * with generic numbers, don't use"), and 403 to 423, the time64 calls of
+ * 32-bit ABIs only. Not 387, indirect() itself.
+ */
+#define ABI_NR_HOLES { \
+	388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, \
+	400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, \
+	412, 413, 414, 415, 416, 417, 418, 419, 420, 421, 422, 423, \
+}
+
+/* Addresses that no AArch64 task can read. */
+#define ABI_BAD_ADDRS { \
+	0xffff800080000000UL,	/* the kernel image (48-bit VA) */ \
+	0xffff000000000000UL,	/* the linear map */ \
+	0xfffffffffffffffcUL,	/* the very top */ \
+	0x8000000000000000UL,	/* in neither half */ \
+	0x0001000000000000UL,	/* past 48-bit user space */ \
+	0x0000fffffffffffeUL,	/* straddling it */ \
+	0x5a00000000001000UL,	/* tagged, which access_ok() refuses */ \
+}
+
+/*
+ * A SIGSYS handler's ucontext: the instruction pointer, the return
+ * register, argument register @i, the syscall number register, and the
+ * syscall instruction that ends at the instruction pointer.
+ */
+#define ABI_UC_IP(uc)		((uc)->uc_mcontext.pc)
+#define ABI_UC_RET(uc)		((uc)->uc_mcontext.regs[0])
+#define ABI_UC_NR(uc)		((uc)->uc_mcontext.regs[8])
+
+static inline unsigned long abi_uc_arg(const ucontext_t *uc, unsigned int i)
+{
+	return uc->uc_mcontext.regs[i];
+}
+
+static inline unsigned long abi_insn_before_ip(const ucontext_t *uc)
+{
+	return *((const uint32_t *)ABI_UC_IP(uc) - 1);
+}
+
+/* svc #0 */
+static inline unsigned long abi_syscall_insn(const ucontext_t *uc)
+{
+	(void)uc;
+	return 0xd4000001;
+}
+
+/*
+ * What a seccomp TRAP leaves in the return register of a call @nr whose
+ * first argument is @arg0, as syscall_rollback() restores it: x0 is
+ * both, and gets back the first argument, from orig_x0.
+ */
+#define ABI_ROLLBACK_RET(nr, arg0)	(arg0)
+#define ABI_ROLLBACK_WHAT		"arg0"
+
+/*
+ * A ptrace tracer's view of a syscall stop: the general registers
+ * (PTRACE_GETREGSET of NT_PRSTATUS), x0 the return register and x0 to
+ * x5 the arguments, and the syscall number, which is not x8 but the
+ * kernel's copy of it (NT_ARM_SYSTEM_CALL; -1 skips the call).
+ */
+typedef unsigned long long abi_reg_t;
+
+struct abi_regs {
+	struct user_regs_struct gp;
+	int nr;
+};
+
+#define ABI_REG_NR(r)		((r)->nr)
+#define ABI_REG_RET(r)		((r)->gp.regs[0])
+#define ABI_SET_REGS_HOW	"PTRACE_SETREGSET"
+
+static inline abi_reg_t *abi_reg_arg(struct abi_regs *r, unsigned int i)
+{
+	return &r->gp.regs[i];
+}
+
+/*
+ * Set argument register @i to @v. At a syscall stop the kernel takes a
+ * new x0 for orig_x0 too, which it reports as the syscall's first
+ * argument.
+ */
+static inline void abi_set_reg_arg(struct abi_regs *r, unsigned int i,
+				   abi_reg_t v)
+{
+	*abi_reg_arg(r, i) = v;
+}
+
+static inline long abi_get_regs(pid_t pid, struct abi_regs *r)
+{
+	struct iovec gp = { &r->gp, sizeof(r->gp) };
+	struct iovec nr = { &r->nr, sizeof(r->nr) };
+
+	if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &gp))
+		return -1;
+	return ptrace(PTRACE_GETREGSET, pid, (void *)NT_ARM_SYSTEM_CALL, &nr);
+}
+
+static inline long abi_set_regs(pid_t pid, const struct abi_regs *r)
+{
+	struct iovec gp = { (void *)&r->gp, sizeof(r->gp) };
+	struct iovec nr = { (void *)&r->nr, sizeof(r->nr) };
+
+	if (ptrace(PTRACE_SETREGSET, pid, (void *)NT_PRSTATUS, &gp))
+		return -1;
+	return ptrace(PTRACE_SETREGSET, pid, (void *)NT_ARM_SYSTEM_CALL, &nr);
+}
+
+/*
+ * The benchmarks' clock: the virtual counter, CNTVCT_EL0, in
+ * nanoseconds. QEMU's generic timer ticks in virtual nanoseconds, which
+ * under "-icount shift=0" are guest instructions, so that the figures
+ * count instructions, as the TSC does on x86 (in steps of the counter's
+ * period, 16 ns at QEMU's 62.5 MHz).
+ */
+#define ABI_CLOCK_NAME		"ns"
+
+static inline uint64_t abi_clock(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
+/* A difference of abi_clock() readings, in nanoseconds. */
+static inline uint64_t abi_clock_units(uint64_t ticks)
+{
+	static uint64_t freq;
+
+	if (!freq)
+		__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(freq));
+	return freq ? ticks * 1000000000ULL / freq : ticks;
+}
+
+#endif /* ABI_AARCH64_H */
