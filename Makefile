@@ -315,9 +315,9 @@ boot matrix: deps
 	+$(SIDE_BY_SIDE_MAKE) $@; status=$$?; $(PRINT_STEP_TIMES); exit $$status
 endif
 
-## bench: measure indirect() against the direct calls, full size (BENCH_SIZE=full), on each target's CPU model and on one with SMAP
+## bench: measure indirect() against the direct calls, full size (BENCH_SIZE=full), on each target's CPU model and, on x86, on one with SMAP
 bench: BENCH_SIZE ?= full
-bench: $(addprefix bench-,$(ARCH)) $(addprefix bench-smap-,$(ARCH))
+bench: $(addprefix bench-,$(ARCH)) $(addprefix bench-smap-,$(foreach t,$(ARCH),$(if $(call target_var,$(t),BENCH_SMAP_CPU),$(t))))
 ## bench-check: the benchmarks at smoke size; non-zero if a cost goal is missed ("make test" runs it)
 bench-check: BENCH_SIZE ?= smoke
 bench-check: BENCH_CHECK := --check

@@ -28,7 +28,8 @@
  *   ABI_SET_REGS_HOW	a ptrace tracer's view of a syscall stop, and
  *			ABI_POKEUSER_NR where PTRACE_POKEUSER sets the
  *			syscall number
- *   abi_clock(), abi_clock_units(), ABI_CLOCK_NAME	the benchmarks' clock
+ *   abi_clock(), abi_clock_units(), abi_clock_step(), ABI_CLOCK_NAME
+ *			the benchmarks' clock, and the units of its step
  *
  * and some, what only they have: ABI_NR_URETPROBE (x86-64),
  * abi_port_in() (x86), ABI_STATFS64_SIZE (32-bit ABIs with statfs64()),

@@ -824,7 +824,17 @@ static void check_rename_race(__u64 resolve, const char *dir,
 {
 	static const char victim[] = "c/../../c/../../c/../../c/../../c/../..";
 	int dfd, afd, escapes = 0, refused = 0, ok = 0, other = 0, i;
-	struct stat a_st, st;
+	struct stat a_st;
+	/*
+	 * What the raw call writes: the kernel's struct stat64 for
+	 * fstatat64(), which is larger than the C library's struct stat of
+	 * a 32-bit ABI, and would run past it on the stack.
+	 */
+#ifdef __NR_newfstatat
+	struct stat st;
+#else
+	struct stat64 st;
+#endif
 	pid_t child;
 
 	must(mkdirat(root_fd, dir, 0755), "mkdir race");

@@ -3,6 +3,7 @@
 must refuse, and check each ABI's blacklist against that.
 
 Usage: scripts/check-blacklist.py --tree DIR --data DIR [--base X.Y]
+           [--arches FILE] [--arch NAME]... [--inputs]
            [--overlay DIR] [--cache FILE] [--depth N]
 
 indirect() calls syscall nr on a pt_regs of its own, not on the user
@@ -10,23 +11,26 @@ register frame of the task. A syscall must be refused when its entry point
 reads or rewrites that frame (current_pt_regs() and the helpers over it,
 or code handed the frame, like start_thread() and copy_thread()), or when
 it never returns (do_exit() and the other functions the tree declares
-__noreturn). This script finds them:
+__noreturn). This script finds them, per architecture, with what
+<data>/arches.tsv says of it (its ABIs, tables, lists and sources; x86:
+x86-64 and ia32, arm64: aarch64 and aarch32):
 
-  entries   from arch/x86/entry/syscalls/syscall_64.tbl (ABIs common and
-            64; x32 does not reach indirect()) and syscall_32.tbl (the
-            i386 entry point and the compat one, which is the i386 one
+  entries   from each ABI's syscall table (x86: syscall_64.tbl, ABIs
+            common and 64, x32 does not reach indirect(); syscall_32.tbl,
+            the i386 entry point and the compat one, which is the i386 one
             when the table names none or "-"), each syscall's entry
             points. An entry the table marks "noreturn" (6.12 on) is
             derived as such, whatever the graph finds;
-  graph     every C function and macro in arch/x86 and the generic
-            directories (SOURCE_DIRS), by name: a definition line, "{" at
-            column 0, "}" at column 0. A call (or the use of an upper-case
-            macro) resolves to the definitions in the caller's translation
-            unit if there are any (static scope), else to every global
-            one, as a name-based graph over-approximates. Calls through
-            function pointers are invisible to it; <data>/edges.tsv adds
-            those that matter. The functions of <data>/diagnostics.tsv
-            (reports: WARN, stack dumps) are not entered;
+  graph     every C function and macro in the architecture's directory
+            and the generic ones (arches.tsv: source), by name: a
+            definition line, "{" at column 0, "}" at column 0. A call (or
+            the use of an upper-case macro) resolves to the definitions in
+            the caller's translation unit if there are any (static scope),
+            else to every global one, as a name-based graph
+            over-approximates. Calls through function pointers are
+            invisible to it; <data>/edges.tsv adds those that matter. The
+            functions of <data>/diagnostics.tsv (reports: WARN, stack
+            dumps) are not entered;
   sinks     a function whose body holds a token of <data>/frame-tokens.tsv
             (the frame), unless <data>/reviewed-readers.tsv names it (its
             read gives an inner call a direct call's answer), or a call to
@@ -35,13 +39,16 @@ __noreturn). This script finds them:
   derived   an entry point that reaches a sink within --depth calls
             (default 16). Each one is printed with the shortest path that
             made it so, for a reviewer to judge. SYSCALL32_DEFINEn defines
-            sys_name on i386 and compat_sys_name on x86-64, so both; an
-            arch/x86 file named *_32.c counts for the compat entry points
-            when an arch/x86 Makefile builds it for CONFIG_IA32_EMULATION.
+            sys_name on i386 and compat_sys_name on x86-64, so both; a
+            definition in a file that arches.tsv excludes for a kind of
+            kernel does not count for it (x86: an arch/x86 file named
+            *_32.c counts for the compat entry points only when an arch/x86
+            Makefile builds it for CONFIG_IA32_EMULATION; arm64: the files
+            built for CONFIG_COMPAT count for AArch32 only).
 
-Then, per ABI (x86-64; ia32, which is i386 native and ia32 compat), against
-the blacklists in arch/x86/kernel/indirect.c (designated initializers of
-indirect_x64_blocked[] and indirect_ia32_blocked[]) and the reviewed
+Then, per ABI, against the blacklists in the tree (arches.tsv: list
+blacklist; x86: the designated initializers of indirect_x64_blocked[] and
+indirect_ia32_blocked[] in arch/x86/kernel/indirect.c) and the reviewed
 exceptions of <data>/exceptions.tsv (name, ABI, reason):
   fail      a derived syscall that is neither blacklisted nor an exception;
             an entry point with no definition found in the sources; a
@@ -51,50 +58,41 @@ exceptions of <data>/exceptions.tsv (name, ABI, reason):
             reason: restart_syscall, indirect itself); an exception that
             is stale (not derived, or blacklisted as well).
 
---base X.Y: the tree's kernel version, major.minor. Each data file
-<data>/NAME.tsv is read together with <data>/X.Y/NAME.tsv when that
-exists: what only that base needs. A key (a function, an edge, a syscall
-and ABI) may appear in one of the two only.
+--base X.Y: the tree's kernel version, major.minor; it chooses the tables
+where they differ (arm64). Each data file <data>/NAME.tsv is read together
+with <data>/X.Y/NAME.tsv, <data>/ARCH/NAME.tsv and <data>/ARCH/X.Y/NAME.tsv
+where those exist: what only that base, architecture, or both need. A key
+(a function, an edge, a syscall and ABI) may appear in one of them only.
+The tokens (frame-tokens.tsv) are every architecture's: no ARCH/ part.
+--arches FILE: the architectures' description (default
+<data>/arches.tsv). --arch NAME: check that architecture (repeatable;
+default: every one that the tree's series supports, arches.tsv: series).
+With more than one, each one's output starts with a line naming it.
+--inputs: print, for each of those that the series supports, "ARCH<TAB>
+FILE" for each file of the tree that the checks read as input (tables,
+lists), and check nothing; check-blacklist.sh copies them.
 --overlay DIR: a file under DIR replaces (or adds to) the tree's file of
 the same relative path; the checker's own tests change copies that way.
 --cache FILE keeps what was parsed from each source file, keyed by its
 size and modification time and else by its content, so that a second
 run, or a first one on a fresh checkout of the same tree, takes seconds.
-Exits 0 when nothing fails, 1 otherwise, 2 on bad usage.
+One cache serves every architecture: the generic files are parsed once.
+Exits 0 when nothing fails, 1 otherwise, 2 on bad usage or bad input.
 """
 
 import argparse
+import ast
 import hashlib
 import os
 import pickle
 import re
 import sys
 
-# The sources of the graph: x86 and the generic directories. No other
-# architecture, and no drivers: a syscall reaches a driver only through a
-# function pointer (file operations), which a name graph cannot follow.
-SOURCE_DIRS = ["arch/x86", "kernel", "fs", "mm", "ipc", "net", "security",
-               "block", "io_uring", "lib", "init", "include"]
-# Parts of those that are not the x86 kernel proper: the boot loader and
-# decompressor, host tools, the real-mode trampoline, kexec purgatory, and
-# user-mode Linux (another architecture that borrows x86 files), the vDSO's
-# host-side generator.
-# Single files outside those that define a syscall: getrandom().
-EXTRA_SOURCES = ["drivers/char/random.c"]
-SKIP = ["arch/x86/boot", "arch/x86/tools", "arch/x86/realmode",
-        "arch/x86/purgatory", "arch/x86/um", "arch/x86/entry/vdso/vdso2c.c",
-        "include/dt-bindings", "lib/raid6/test"]
-
-TBL64 = "arch/x86/entry/syscalls/syscall_64.tbl"
-TBL32 = "arch/x86/entry/syscalls/syscall_32.tbl"
-INDIRECT_C = "arch/x86/kernel/indirect.c"
 # COND_SYSCALL(name): sys_name is sys_ni_syscall() where nothing defines it.
 SYS_NI_C = "kernel/sys_ni.c"
 COND_RE = re.compile(r"^COND_SYSCALL(_COMPAT)?\((\w+)\)", re.M)
 # What the parser keeps per file depends on this and on the tokens.
 PARSER_VERSION = "4"
-
-ABIS = ("x86-64", "ia32")
 
 # Comments and string or character literals, removed before parsing. A
 # comment keeps its newlines, so that line numbers stay right.
@@ -135,7 +133,7 @@ HEADER_ATTRS = frozenset("""__printf __scanf __section __aligned __alloc_size
     __realloc_size __assume_aligned __must_hold __acquires __releases
     __cond_acquires __cond_lock __diag_ignore __diag_ignore_all __alias
     __attribute__ __no_sanitize_or_inline typeof __typeof__ __nocfi
-    __counted_by __cleanup""".split())
+    __counted_by __cleanup __noreturn""".split())
 
 
 def die(msg):
@@ -345,16 +343,25 @@ def read_tsv(path, label, fields, what):
     return rows, errors
 
 
-def read_data(data, base, name, fields, what, keys=1):
-    """A data file and its part for the base, <data>/<base>/<name>: the
-    rows of both. The first @keys fields name what a row is about; a name
-    given twice is an error, as one of the two would go unread."""
+def read_data(data, base, name, fields, what, keys=1, arch=None):
+    """A data file and its parts for the base, the architecture and both,
+    <data>/<base>/<name>, <data>/<arch>/<name>, <data>/<arch>/<base>/<name>:
+    the rows of all. The first @keys fields name what a row is about; a
+    name given twice is an error, as one of the two would go unread."""
     rows, errors = read_tsv(os.path.join(data, name), name, fields, what)
-    if base and os.path.exists(os.path.join(data, base, name)):
-        more, e = read_tsv(os.path.join(data, base, name),
-                           "%s/%s" % (base, name), fields, what)
-        rows += more
-        errors += e
+    parts = []
+    if base:
+        parts.append(base)
+    if arch:
+        parts.append(arch)
+        if base:
+            parts.append(os.path.join(arch, base))
+    for part in parts:
+        if os.path.exists(os.path.join(data, part, name)):
+            more, e = read_tsv(os.path.join(data, part, name),
+                               "%s/%s" % (part, name), fields, what)
+            rows += more
+            errors += e
     seen = {}
     for where, cols in rows:
         key = tuple(cols[:keys])
@@ -363,6 +370,224 @@ def read_data(data, base, name, fields, what, keys=1):
                           (where, " ".join(key), seen[key]))
         seen.setdefault(key, where)
     return rows, errors
+
+
+# ---------------------------------------------------------------- arches
+
+# The keys of arches.tsv and how many fields each one takes after it.
+ARCH_KEYS = {"series": 2, "arch": 1, "source": 1, "extra-source": 2,
+             "skip": 2, "abi": 1, "table": 5, "entry": 3, "alias": 4,
+             "exclude": 5, "list": 5}
+TABLE_FORMATS = ("tbl", "unistd-h")
+ENTRY_COLUMNS = ("entry", "compat-or-entry")
+LIST_KINDS = ("blacklist", "resolves")
+BASE_RE = re.compile(r"\d+\.\d+")
+
+
+class Arch:
+    """What arches.tsv says of one architecture."""
+
+    def __init__(self, name):
+        self.name = name
+        self.series = None     # (Kconfig file, symbol)
+        self.dir = None
+        self.sources = []
+        self.extra = []
+        self.skips = []
+        self.abis = []
+        self.tables = {}       # abi -> [(bases, format, file, select, where)]
+        self.entries = {}      # abi -> [(kind, column)]
+        self.aliases = {}      # (kind, table's entry) -> the definition
+        self.excludes = {}     # kind -> [(regex, mode, config)]
+        self.lists = {}        # (which, abi) -> (file, array, form)
+
+    def supported(self, tree):
+        """Whether the tree's series supports the architecture."""
+        rel, symbol = self.series
+        try:
+            text = tree.read(rel)
+        except OSError:
+            return False
+        return re.search(r"^\s*select\s+%s\b" % re.escape(symbol), text,
+                         re.M) is not None
+
+    def table(self, abi, base):
+        """(format, file, select) of the ABI's table on the base."""
+        rows = [t for t in self.tables[abi]
+                if t[0] == "*" or (base and base in t[0].split(","))]
+        if len(rows) != 1:
+            die("%s: %s has %s table for base %s in arches.tsv (%s)" %
+                (self.name, abi, "no" if not rows else "more than one",
+                 base or "(none given: --base)",
+                 ", ".join(t[4] for t in self.tables[abi])))
+        return rows[0][1:4]
+
+    def inputs(self, base):
+        """The files of the tree that the checks read as input."""
+        out = []
+        for abi in self.abis:
+            fmt, rel, select = self.table(abi, base)
+            out.append(rel)
+            if fmt == "unistd-h":
+                out += [s for s in select.split(",") if "/" in s]
+        for which, abi in sorted(self.lists):
+            out.append(self.lists[(which, abi)][0])
+        return sorted(set(out))
+
+
+def load_arches(path):
+    """{name: Arch} from arches.tsv, in the order of the file. The lines of
+    "*" go to every architecture. Bad input ends the run."""
+    rows = []
+    try:
+        f = open(path)
+    except OSError as e:
+        die("cannot read %s: %s" % (path, e.strerror))
+    label = os.path.basename(path)
+    with f:
+        for lineno, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            cols = [c.strip() for c in re.split(r"\t+", line)]
+            where = "%s:%d" % (label, lineno)
+            if len(cols) < 2 or cols[1] not in ARCH_KEYS:
+                die("%s: not an architecture, then one of the keys %s: %r" %
+                    (where, " ".join(sorted(ARCH_KEYS)), line))
+            if len(cols) != ARCH_KEYS[cols[1]] + 2 or not all(cols):
+                die("%s: a %s line needs the architecture and %d "
+                    "tab-separated fields, none empty: %r" %
+                    (where, cols[1], ARCH_KEYS[cols[1]], line))
+            rows.append((where, cols))
+    arches = {}
+    for where, cols in rows:
+        if cols[0] != "*":
+            arches.setdefault(cols[0], Arch(cols[0]))
+    for where, cols in rows:
+        for a in (arches.values() if cols[0] == "*" else [arches[cols[0]]]):
+            add_arch_line(a, where, cols[1], cols[2:])
+    if not arches:
+        die("%s: no architecture" % label)
+    all_abis = {}
+    for a in arches.values():
+        for what, value in (("series", a.series), ("arch", a.dir),
+                            ("abi", a.abis)):
+            if not value:
+                die("%s: %s has no %s line" % (label, a.name, what))
+        for abi in a.abis:
+            if abi in all_abis:
+                die("%s: ABI %s is %s's and %s's" %
+                    (label, abi, all_abis[abi], a.name))
+            all_abis[abi] = a.name
+            for what, have in (("table", abi in a.tables),
+                               ("entry", abi in a.entries)):
+                if not have:
+                    die("%s: %s ABI %s has no %s line" %
+                        (label, a.name, abi, what))
+        kinds = set(k for e in a.entries.values() for k, _ in e)
+        for kind in set(a.excludes) | set(k for k, _ in a.aliases):
+            if kind not in kinds:
+                die("%s: %s has exclude or alias lines for kind %s, which no "
+                    "entry line names" % (label, a.name, kind))
+    return arches
+
+
+def add_arch_line(a, where, key, f):
+    def need_abi(abi):
+        if abi not in a.abis:
+            die("%s: %s is not an ABI of %s (an abi line first)" %
+                (where, abi, a.name))
+    if key == "series":
+        a.series = tuple(f)
+    elif key == "arch":
+        a.dir = f[0]
+    elif key == "source":
+        a.sources.append(f[0])
+    elif key == "extra-source":
+        a.extra.append(f[0])
+    elif key == "skip":
+        a.skips.append(f[0])
+    elif key == "abi":
+        if f[0] in a.abis:
+            die("%s: ABI %s is given twice" % (where, f[0]))
+        a.abis.append(f[0])
+    elif key == "table":
+        need_abi(f[0])
+        if f[2] not in TABLE_FORMATS:
+            die("%s: table format %r is not one of %s" %
+                (where, f[2], ", ".join(TABLE_FORMATS)))
+        if f[1] != "*" and not all(BASE_RE.fullmatch(b)
+                                   for b in f[1].split(",")):
+            die("%s: %r is not \"*\" or major.minor[,major.minor...]" %
+                (where, f[1]))
+        a.tables.setdefault(f[0], []).append((f[1], f[2], f[3], f[4],
+                                              where))
+    elif key == "entry":
+        need_abi(f[0])
+        if f[2] not in ENTRY_COLUMNS:
+            die("%s: entry column %r is not one of %s" %
+                (where, f[2], ", ".join(ENTRY_COLUMNS)))
+        a.entries.setdefault(f[0], []).append((f[1], f[2]))
+    elif key == "alias":
+        a.aliases[(f[0], f[1])] = f[2]
+    elif key == "exclude":
+        try:
+            rx = re.compile(f[1])
+        except re.error as e:
+            die("%s: bad regular expression %r: %s" % (where, f[1], e))
+        if f[2] not in ("-", "if", "unless") or (f[2] == "-") != (
+                f[3] == "-"):
+            die("%s: an exclude line has mode and config \"-\" and \"-\", "
+                "or \"if\" or \"unless\" and a CONFIG_ symbol" % where)
+        a.excludes.setdefault(f[0], []).append((rx, f[2], f[3]))
+    elif key == "list":
+        if f[0] not in LIST_KINDS:
+            die("%s: list %r is not one of %s" %
+                (where, f[0], ", ".join(LIST_KINDS)))
+        need_abi(f[1])
+        if "name" not in f[4]:
+            die("%s: the form %r has no \"name\" in it" % (where, f[4]))
+        if (f[0], f[1]) in a.lists:
+            die("%s: %s's %s list is given twice" % (where, f[1], f[0]))
+        a.lists[(f[0], f[1])] = (f[2], f[3], f[4])
+
+
+def form_regex(form):
+    """The regex of a list entry's form: "name" the group, spaces free."""
+    def part(s):
+        out = r"\s*".join(re.escape(w) for w in s.split())
+        return (r"\s*" if s[:1].isspace() else "") + out + \
+            (r"\s*" if s[-1:].isspace() else "")
+    pre, _, post = form.partition("name")
+    return part(pre) + r"(\w+)" + part(post)
+
+
+def all_abis(arches):
+    return [abi for a in arches.values() for abi in a.abis]
+
+
+def choose_arches(arches, names, tree, what, inputs=False):
+    """The architectures to check: @names, else every one that the tree's
+    series supports."""
+    for n in names or []:
+        if n not in arches:
+            die("no architecture %r in arches.tsv (%s)" %
+                (n, ", ".join(arches)))
+    chosen = []
+    for n in (names or list(arches)):
+        a = arches[n]
+        if a.supported(tree):
+            chosen.append(a)
+        elif names and not inputs:
+            die("%s: the tree's series does not support it (%s does not "
+                "select %s)" % (n, a.series[0], a.series[1]))
+        else:
+            print("%s: %s: not checked: the tree's series does not support "
+                  "it (%s does not select %s)" %
+                  (what, n, a.series[0], a.series[1]), file=sys.stderr)
+    if not chosen and not inputs:
+        die("no architecture of arches.tsv that the tree's series supports")
+    return chosen
 
 
 class Tree:
@@ -387,30 +612,31 @@ class Tree:
         with open(self.path(rel), encoding="latin-1") as f:
             return f.read()
 
-    def sources(self):
+    def sources(self, arch):
+        """The source files of the architecture's graph."""
         found = set()
-        for top in SOURCE_DIRS:
+        for top in arch.sources:
             base = os.path.join(self.root, top)
             for d, dirs, files in os.walk(base):
                 rel_d = os.path.relpath(d, self.root)
                 dirs[:] = sorted(x for x in dirs
-                                 if os.path.join(rel_d, x) not in SKIP)
+                                 if os.path.join(rel_d, x) not in arch.skips)
                 for f in files:
                     rel = os.path.join(rel_d, f)
                     if (f.endswith(".c") or f.endswith(".h")) and \
-                            rel not in SKIP:
+                            rel not in arch.skips:
                         found.add(rel)
-        for rel in EXTRA_SOURCES:
+        for rel in arch.extra:
             if os.path.exists(self.path(rel)):
                 found.add(rel)
         for rel in self.overlay_files:
             if (rel.endswith(".c") or rel.endswith(".h")) and any(
-                    rel.startswith(t + "/") for t in SOURCE_DIRS) and not any(
-                    rel.startswith(s + "/") or rel == s for s in SKIP):
+                    rel.startswith(t + "/") for t in arch.sources) and not any(
+                    rel.startswith(s + "/") or rel == s for s in arch.skips):
                 found.add(rel)
-        arch = os.path.join(self.root, "arch/x86/include")
-        if not os.path.isdir(arch):
-            die("%s is not a kernel tree (no arch/x86/include)" % self.root)
+        inc = os.path.join(arch.dir, "include")
+        if not os.path.isdir(os.path.join(self.root, inc)):
+            die("%s is not a kernel tree (no %s)" % (self.root, inc))
         return sorted(found)
 
 
@@ -436,30 +662,251 @@ def read_table(tree, rel):
     return rows
 
 
-BLOCKED_RE = {
-    "x86-64": (re.compile(r"indirect_x64_blocked\s*\[[^]]*\]\s*=\s*\{(.*?)\};",
-                          re.S),
-               re.compile(r"^\[__NR_(\w+)\]\s*=\s*true$")),
-    "ia32": (re.compile(r"indirect_ia32_blocked\s*\[[^]]*\]\s*=\s*\{(.*?)\};",
-                        re.S),
-             re.compile(r"^\[__NR_ia32\((\w+)\)\]\s*=\s*true$")),
-}
+# ---------------------------------------------------------------- unistd.h
+
+PP_DIRECTIVE_RE = re.compile(r"^\s*#\s*(\w*)(.*)$", re.S)
+PP_IDENT_RE = re.compile(r"\b[A-Za-z_]\w*")
+PP_DEFINED_RE = re.compile(r"\bdefined\s*(?:\(\s*(\w+)\s*\)|(\w+))")
+PP_NODES = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp,
+            ast.Not, ast.USub, ast.UAdd, ast.Invert, ast.BinOp, ast.Add,
+            ast.Sub, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor,
+            ast.LShift, ast.RShift, ast.Compare, ast.Eq, ast.NotEq, ast.Lt,
+            ast.LtE, ast.Gt, ast.GtE, ast.Constant)
 
 
-def read_blacklists(tree, errors):
-    """Each ABI's blacklist: {name: line} from indirect.c."""
-    raw = tree.read(INDIRECT_C)
-    lists = {}
-    for abi, (block_re, entry_re) in BLOCKED_RE.items():
-        m = block_re.search(raw)
+class Preprocessor:
+    """Just enough of the C preprocessor for the syscall headers of the
+    generic table (6.1's asm-generic/unistd.h, arm64's unistd32.h):
+    object-like and function-like macros, #if/#ifdef/#ifndef/#elif/#else/
+    #endif with defined() and integer expressions. Each expansion of
+    RECORD(nr, entry), which is never defined itself, is a table line."""
+
+    RECORD = "__SYSCALL"
+
+    def __init__(self):
+        self.macros = {}       # name -> (parameters or None, body)
+        self.records = []      # (file, line, [arguments])
+
+    def run(self, text, rel, record):
+        lines = strip_c(text).split("\n")
+        stack = []             # (the enclosing group's activity, taken)
+        active = True
+        i = 0
+        while i < len(lines):
+            start = i
+            line = lines[i]
+            while line.endswith("\\") and i + 1 < len(lines):
+                i += 1
+                line = line[:-1] + " " + lines[i]
+            i += 1
+            where = "%s:%d" % (rel, start + 1)
+            m = PP_DIRECTIVE_RE.match(line)
+            if m:
+                d, rest = m.group(1), m.group(2).strip()
+                if d in ("if", "ifdef", "ifndef"):
+                    cond = False
+                    if active and d == "if":
+                        cond = self.eval(rest, where)
+                    elif active:
+                        name = rest.split()[0] if rest else ""
+                        cond = self.defined(name) == (d == "ifdef")
+                    stack.append((active, cond))
+                    active = active and cond
+                elif d in ("elif", "else", "endif"):
+                    if not stack:
+                        die("%s: #%s without #if" % (where, d))
+                    outer, taken = stack[-1]
+                    if d == "endif":
+                        stack.pop()
+                        active = outer
+                    else:
+                        active = outer and not taken and (
+                            d == "else" or self.eval(rest, where))
+                        stack[-1] = (outer, taken or active)
+                elif active and d == "define":
+                    self.define(rest, where)
+                elif active and d == "undef":
+                    self.macros.pop(rest.split()[0] if rest else "", None)
+                continue
+            if not active:
+                continue
+            # A macro's use may go on over the next lines.
+            while line.count("(") > line.count(")") and i < len(lines):
+                line += " " + lines[i]
+                i += 1
+            if record:
+                self.expand(line, rel, start + 1, 0)
+        if stack:
+            die("%s: #if without #endif" % rel)
+
+    def defined(self, name):
+        return name == self.RECORD or name in self.macros
+
+    def define(self, rest, where):
+        m = re.match(r"(\w+)(\(([^)]*)\))?\s*(.*)$", rest, re.S)
         if not m:
-            errors.append("blacklist: %s: no initializer of the %s table" %
-                          (INDIRECT_C, abi))
-            lists[abi] = {}
+            die("%s: a #define the checker cannot read: %r" % (where, rest))
+        if m.group(1) == self.RECORD:
+            return
+        params = None
+        if m.group(2):
+            params = [p.strip() for p in m.group(3).split(",") if p.strip()]
+        self.macros[m.group(1)] = (params, m.group(4).strip())
+
+    def expand(self, text, rel, line, depth):
+        if depth > 16:
+            die("%s:%d: macros nest too deep" % (rel, line))
+        pos = 0
+        while True:
+            m = CALL_RE.search(text, pos)
+            if not m:
+                return
+            name = m.group(1)
+            args, end = split_args(text, m.end() - 1)
+            if args is None:
+                die("%s:%d: unbalanced parentheses after %s" %
+                    (rel, line, name))
+            pos = end
+            if name == self.RECORD:
+                self.records.append((rel, line, args))
+            elif name in self.macros and self.macros[name][0] is not None:
+                params, body = self.macros[name]
+                if len(params) != len(args):
+                    die("%s:%d: %s takes %d arguments, given %d" %
+                        (rel, line, name, len(params), len(args)))
+                sub = dict(zip(params, args))
+                body = PP_IDENT_RE.sub(lambda w: sub.get(w.group(0),
+                                                         w.group(0)), body)
+                self.expand(body, rel, line, depth + 1)
+
+    def eval(self, expr, where):
+        expr = PP_DEFINED_RE.sub(
+            lambda m: "1" if self.defined(m.group(1) or m.group(2)) else "0",
+            expr)
+        for _ in range(16):
+            new = PP_IDENT_RE.sub(
+                lambda w: "(%s)" % (self.macros[w.group(0)][1] or "0")
+                if w.group(0) in self.macros and
+                self.macros[w.group(0)][0] is None else w.group(0), expr)
+            if new == expr:
+                break
+            expr = new
+        expr = PP_IDENT_RE.sub("0", expr)      # as C does
+        expr = re.sub(r"\b(\d+)[uUlL]+\b", r"\1", expr)
+        expr = expr.replace("&&", " and ").replace("||", " or ")
+        expr = re.sub(r"!(?!=)", " not ", expr)
+        try:
+            node = ast.parse(expr.strip() or "0", mode="eval")
+        except SyntaxError:
+            node = None
+        if node is None or not all(isinstance(n, PP_NODES)
+                                   for n in ast.walk(node)):
+            die("%s: an #if the checker cannot evaluate: %r" % (where, expr))
+        return bool(eval(compile(node, where, "eval"), {"__builtins__": {}}))
+
+
+def split_args(text, open_paren):
+    """The comma-separated arguments of the parenthesis at @open_paren,
+    and the position after the closing one; None if it does not close."""
+    depth = 0
+    args = []
+    cur = open_paren + 1
+    for i in range(open_paren, len(text)):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(text[cur:i].strip())
+                return ([] if args == [""] else args), i + 1
+        elif c == "," and depth == 1:
+            args.append(text[cur:i].strip())
+            cur = i + 1
+    return None, len(text)
+
+
+def read_unistd_h(tree, rel, select):
+    """The table lines of a header of __SYSCALL(__NR_name, entry) lines, in
+    read_table()'s form (abi "-", no compat entry, no noreturn): after
+    @select's macros (NAME=VALUE, NAME, or a file of the tree whose
+    #defines count). A __NR3264_x is named by the __NR_name defined as it;
+    a bare number, which has no name, is left out."""
+    pp = Preprocessor()
+    for item in select.split(","):
+        item = item.strip()
+        if item in ("-", ""):
             continue
-        body = strip_c(m.group(1))
+        if "/" in item:
+            pp.run(tree.read(item), item, False)
+        else:
+            name, _, value = item.partition("=")
+            pp.macros[name] = (None, value or "1")
+    pp.run(tree.read(rel), rel, True)
+    alias = {}
+    for name, (params, body) in pp.macros.items():
+        if params is None and name.startswith("__NR_"):
+            alias.setdefault(body, []).append(name[len("__NR_"):])
+    rows = []
+    for frel, line, args in pp.records:
+        if len(args) != 2:
+            die("%s:%d: __SYSCALL() with %d arguments, not 2" %
+                (frel, line, len(args)))
+        nr, entry = args
+        if nr.isdigit():
+            continue
+        if nr.startswith("__NR_"):
+            name = nr[len("__NR_"):]
+        elif len(alias.get(nr, [])) == 1:
+            name = alias[nr][0]
+        else:
+            die("%s:%d: %s has %s __NR_ name" %
+                (frel, line, nr, "no" if nr not in alias else "more than one"))
+        rows.append((line, "-", name, entry, "", False))
+    return rows
+
+
+def read_lists(tree, arch, which, errors, per_line):
+    """Each ABI's list of @which (blacklist, resolves): {abi: {name: line}}
+    from the designated initializers of its array. @per_line: one entry a
+    line, "form," (check-resolves.py); else the initializer's comma-
+    separated pieces (check-blacklist.py)."""
+    lists = {}
+    for abi in arch.abis:
+        if (which, abi) not in arch.lists:
+            die("arches.tsv: %s ABI %s has no %s list" %
+                (arch.name, abi, which))
+        rel, array, form = arch.lists[(which, abi)]
+        raw = tree.read(rel)
+        m = re.search(r"%s\s*\[[^]]*\]\s*=\s*\{(.*?)\};" % re.escape(array),
+                      raw, re.S)
+        if not m:
+            if per_line:
+                errors.append("%s: no %s list of calls that resolve" %
+                              (rel, abi))
+            else:
+                errors.append("blacklist: %s: no initializer of the %s "
+                              "table" % (rel, abi))
+                lists[abi] = {}
+            continue
         first_line = raw.count("\n", 0, m.start(1)) + 1
         names = {}
+        if per_line:
+            entry_re = re.compile(r"^\s*%s,\s*$" % form_regex(form))
+            for i, line in enumerate(m.group(1).split("\n")):
+                s = line.strip()
+                if not s or s.startswith("/*") or s.startswith("*"):
+                    continue
+                e = entry_re.match(line)
+                if not e:
+                    errors.append("%s:%d: not an entry of the form [__NR...] "
+                                  "= true,: %s" % (rel, first_line + i, s))
+                    continue
+                names[e.group(1)] = first_line + i
+            lists[abi] = names
+            continue
+        entry_re = re.compile(r"^%s$" % form_regex(form))
+        body = strip_c(m.group(1))
         pos = 0
         for piece in body.split(","):
             start = pos + len(piece) - len(piece.lstrip())
@@ -471,10 +918,7 @@ def read_blacklists(tree, errors):
             em = entry_re.match(entry)
             if not em:
                 errors.append("blacklist: %s:%d: %s entry %r is not of the "
-                              "form %s" % (INDIRECT_C, lineno, abi, entry,
-                                           "[__NR_name] = true" if
-                                           abi == "x86-64" else
-                                           "[__NR_ia32(name)] = true"))
+                              "form %s" % (rel, lineno, abi, entry, form))
                 continue
             names[em.group(1)] = lineno
         lists[abi] = names
@@ -521,12 +965,14 @@ class Graph:
         return self.glob.get(name, ())
 
 
-def load_sources(tree, token_res, token_key, cache_path, verbose):
-    """Parse every source file, from the cache where it is still good.
+def load_sources(tree, files, token_res, token_key, cache_path):
+    """Parse each of @files, from the cache where it is still good.
 
     A cached parse is good for a file of the same size and modification
     time, or else of the same content: a fresh checkout of the same tree
-    in another clone has new times but reuses every parse.
+    in another clone has new times but reuses every parse. The cache keeps
+    the files of other runs too (another architecture's), so that the
+    checks of every architecture share it.
     """
     cache = {}
     key = hashlib.sha256((PARSER_VERSION + "\0" + token_key).encode() +
@@ -540,38 +986,35 @@ def load_sources(tree, token_res, token_key, cache_path, verbose):
         except Exception:
             cache = {}
     parsed = {}
-    fresh = {}
     changed = False
-    for rel in tree.sources():
+    for rel in files:
         path = tree.path(rel)
         st = os.stat(path)
         stamp = (st.st_size, st.st_mtime_ns)
         overlaid = rel in tree.overlay_files
         hit = None if overlaid else cache.get(rel)
         if hit and hit[0] == stamp:
-            digest, parsed[rel] = hit[1], hit[2]
+            parsed[rel] = hit[2]
+            continue
+        with open(path, "rb") as f:
+            raw = f.read()
+        digest = hashlib.sha1(raw).digest()
+        if hit and hit[1] == digest:
+            parsed[rel] = hit[2]
         else:
-            with open(path, "rb") as f:
-                raw = f.read()
-            digest = hashlib.sha1(raw).digest()
-            if hit and hit[1] == digest:
-                parsed[rel] = hit[2]
-            else:
-                # As Tree.read(): text with universal newlines.
-                text = raw.decode("latin-1").replace("\r\n", "\n")
-                parsed[rel] = parse_source(rel, text.replace("\r", "\n"),
-                                           token_res)
-            changed = changed or not overlaid
+            # As Tree.read(): text with universal newlines.
+            text = raw.decode("latin-1").replace("\r\n", "\n")
+            parsed[rel] = parse_source(rel, text.replace("\r", "\n"),
+                                       token_res)
         if not overlaid:
-            fresh[rel] = (stamp, digest, parsed[rel])
-    if cache_path and (changed or len(fresh) != len(cache)):
+            cache[rel] = (stamp, digest, parsed[rel])
+            changed = True
+    if cache_path and changed:
         tmp = "%s.%d.tmp" % (cache_path, os.getpid())
         os.makedirs(os.path.dirname(os.path.abspath(cache_path)), exist_ok=True)
         with open(tmp, "wb") as f:
-            pickle.dump({"key": key, "files": fresh}, f, protocol=4)
+            pickle.dump({"key": key, "files": cache}, f, protocol=4)
         os.replace(tmp, cache_path)
-    if verbose:
-        print("check-blacklist: %d source files parsed" % len(parsed))
     return parsed
 
 
@@ -670,104 +1113,169 @@ def path_of(g, tokens, dist, step, v):
 
 # ---------------------------------------------------------------- checks
 
-def entry_points(tree):
+def entry_points(tree, arch, base):
     """{abi: {name: [(kind, entry, where the table marks it noreturn)]}}
     for the ABIs indirect() dispatches."""
-    out = {abi: {} for abi in ABIS}
-    for lineno, abi, name, entry, compat, noret in read_table(tree, TBL64):
-        nr = "%s:%d" % (TBL64, lineno) if noret else None
-        if abi in ("common", "64") and entry:
-            out["x86-64"].setdefault(name, []).append(("x86-64", entry, nr))
-    for lineno, abi, name, entry, compat, noret in read_table(tree, TBL32):
-        nr = "%s:%d" % (TBL32, lineno) if noret else None
-        if abi == "i386" and entry:
-            out["ia32"].setdefault(name, []).append(("i386", entry, nr))
-            out["ia32"][name].append(("compat", compat or entry, nr))
+    out = {abi: {} for abi in arch.abis}
+    for abi in arch.abis:
+        fmt, rel, select = arch.table(abi, base)
+        if fmt == "tbl":
+            rows = read_table(tree, rel)
+            want = set(select.split(","))
+        else:
+            rows = read_unistd_h(tree, rel, select)
+            want = None
+        for lineno, tabi, name, entry, compat, noret in rows:
+            if (want is not None and tabi not in want) or not entry:
+                continue
+            nr = "%s:%d" % (rel, lineno) if noret else None
+            for kind, column in arch.entries[abi]:
+                e = compat or entry if column == "compat-or-entry" else entry
+                out[abi].setdefault(name, []).append((kind, e, nr))
     return out
 
 
-# An object that a Makefile builds for the compat entry points:
-# "obj-$(CONFIG_IA32_EMULATION) += sys_ia32.o signal_32.o".
-IA32_OBJ_RE = re.compile(r"^obj-\$\(CONFIG_IA32_EMULATION\)\s*[:+]?=(.*)$",
-                         re.M)
-
-
-def compat_32_files(tree):
-    """The arch/x86 files named *_32.c that an x86-64 kernel builds for
-    its ia32 compat entry points (6.12: signal_32.c)."""
+def built_files(tree, top, config):
+    """The .c files that a Makefile under @top builds for @config:
+    "obj-$(CONFIG_IA32_EMULATION) += sys_ia32.o signal_32.o"."""
+    obj_re = re.compile(r"^obj-\$\(%s\)\s*[:+]?=(.*)$" % re.escape(config),
+                        re.M)
     found = set()
-    for d, dirs, files in os.walk(os.path.join(tree.root, "arch/x86")):
+    for d, dirs, files in os.walk(os.path.join(tree.root, top)):
         dirs.sort()
         if "Makefile" not in files:
             continue
         rel_d = os.path.relpath(d, tree.root)
         with open(os.path.join(d, "Makefile"), encoding="latin-1") as f:
             text = f.read().replace("\\\n", " ")
-        for m in IA32_OBJ_RE.finditer(text):
+        for m in obj_re.finditer(text):
             for obj in m.group(1).split():
-                if obj.endswith("_32.o"):
+                if obj.endswith(".o"):
                     found.add(os.path.join(rel_d, obj[:-2] + ".c"))
     return found
 
 
-def entry_defs(g, entry, kind, compat_32):
-    """The definitions of an entry point the kernel of @kind builds:
-    arch/x86 files named *_32.c only on i386 and, for the compat entry
-    points, those of @compat_32; *_64.c only on x86-64."""
-    skip = "_64.c:" if kind == "i386" else "_32.c:"
+def exclude_rules(tree, arch):
+    """{kind: [(regex, mode, files built for the rule's config)]}."""
+    rules = {}
+    for kind, rows in arch.excludes.items():
+        rules[kind] = [(rx, mode, built_files(tree, arch.dir, config)
+                        if mode != "-" else set())
+                       for rx, mode, config in rows]
+    return rules
+
+
+def entry_defs(g, arch, entry, kind, rules):
+    """The definitions of an entry point that the kernel of @kind builds:
+    not those in the files that arches.tsv excludes for it (x86: arch/x86
+    files named *_32.c only on i386 and, for the compat entry points,
+    those an arch/x86 Makefile builds for CONFIG_IA32_EMULATION; *_64.c
+    only on x86-64)."""
     out = []
-    for v in g.glob.get(entry, ()):
-        where = g.where[v]
-        if where.startswith("arch/x86/") and skip in where and not (
-                kind == "compat" and where.split(":")[0] in compat_32):
+    for v in g.glob.get(arch.aliases.get((kind, entry), entry), ()):
+        path = g.where[v].rsplit(":", 1)[0]
+        if any(rx.search(path) and (mode == "-" or
+                                    (mode == "if") == (path in files))
+               for rx, mode, files in rules.get(kind, ())):
             continue
         out.append(v)
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def cond_syscalls(tree):
+    """The entry points that kernel/sys_ni.c makes sys_ni_syscall()."""
+    cond = set()
+    for m in COND_RE.finditer(strip_c(tree.read(SYS_NI_C))):
+        cond.add(("compat_sys_" if m.group(1) else "sys_") + m.group(2))
+    return cond
+
+
+def common_args(ap, depth):
     ap.add_argument("--tree", required=True)
     ap.add_argument("--data", required=True)
     ap.add_argument("--base")
+    ap.add_argument("--arches")
+    ap.add_argument("--arch", action="append")
+    ap.add_argument("--inputs", action="store_true")
     ap.add_argument("--overlay")
     ap.add_argument("--cache")
-    ap.add_argument("--depth", type=int, default=16)
-    args = ap.parse_args()
-    tree = Tree(args.tree, args.overlay)
-    errors = []
+    ap.add_argument("--depth", type=int, default=depth)
 
+
+def setup(args, what, default_arches):
+    """The tree, the base and the architectures to check; with --inputs,
+    prints those of the inputs and exits."""
+    tree = Tree(args.tree, args.overlay)
     base = args.base
-    if base and not re.fullmatch(r"\d+\.\d+", base):
+    if base and not BASE_RE.fullmatch(base):
         die("--base %r is not major.minor" % base)
-    tok_rows, e1 = read_data(args.data, base, "frame-tokens.tsv", 2,
-                             "frame token")
-    crash_rows, e2 = read_data(args.data, base, "noreturn-crash.tsv", 2,
-                               "no-return crash")
-    edge_rows, e3 = read_data(args.data, base, "edges.tsv", 3, "edge", 2)
-    exc_rows, e4 = read_data(args.data, base, "exceptions.tsv", 3,
-                             "exception", 2)
-    reader_rows, e5 = read_data(args.data, base, "reviewed-readers.tsv", 2,
-                                "reviewed reader")
-    diag_rows, e6 = read_data(args.data, base, "diagnostics.tsv", 2,
-                              "diagnostic")
-    errors += e1 + e2 + e3 + e4 + e5 + e6
-    readers = [(w, c[0]) for w, c in reader_rows]
-    diagnostics = [(w, c[0]) for w, c in diag_rows]
+    arches = load_arches(args.arches or default_arches)
+    chosen = choose_arches(arches, args.arch, tree, what, args.inputs)
+    if args.inputs:
+        for a in chosen:
+            for rel in a.inputs(base):
+                print("%s\t%s" % (a.name, rel))
+        sys.exit(0)
+    return tree, base, arches, chosen
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    common_args(ap, 16)
+    args = ap.parse_args()
+    tree, base, arches, chosen = setup(
+        args, "check-blacklist", os.path.join(args.data, "arches.tsv"))
+    # The tokens serve every architecture: the parse is shared.
+    tok_rows, tok_errors = read_data(args.data, base, "frame-tokens.tsv", 2,
+                                     "frame token")
     tokens = [tuple(c) for _, c in tok_rows]
     token_res = [token_regex(t) for t, _ in tokens]
+    files = {a.name: tree.sources(a) for a in chosen}
+    parsed = load_sources(tree, sorted(set(f for a in chosen
+                                           for f in files[a.name])),
+                          token_res, "\n".join(t for t, _ in tokens),
+                          args.cache)
+    status = 0
+    for a in chosen:
+        if len(chosen) > 1:
+            print("check-blacklist: arch %s (%s)" % (a.name,
+                                                      ", ".join(a.abis)))
+        status |= check_arch(args, tree, base, arches, a,
+                             {rel: parsed[rel] for rel in files[a.name]},
+                             tokens, list(tok_errors))
+    return status
+
+
+def check_arch(args, tree, base, arches, arch, parsed, tokens, errors):
+    """Derive and check the architecture's ABIs; prints its part of the
+    output and returns 0, or 1 if anything fails."""
+    print("check-blacklist: %d source files parsed" % len(parsed))
+    abis = arch.abis
+
+    def data(name, fields, what, keys=1):
+        rows, e = read_data(args.data, base, name, fields, what, keys,
+                            arch.name)
+        errors.extend(e)
+        return rows
+    crash_rows = data("noreturn-crash.tsv", 2, "no-return crash")
+    edge_rows = data("edges.tsv", 3, "edge", 2)
+    exc_rows = data("exceptions.tsv", 3, "exception", 2)
+    reader_rows = data("reviewed-readers.tsv", 2, "reviewed reader")
+    diag_rows = data("diagnostics.tsv", 2, "diagnostic")
+    readers = [(w, c[0]) for w, c in reader_rows]
+    diagnostics = [(w, c[0]) for w, c in diag_rows]
     crash = [c[0] for _, c in crash_rows]
     edges = [(w,) + tuple(c) for w, c in edge_rows]
     exceptions = {}
+    known = all_abis(arches)
     for where, (name, abi, reason) in exc_rows:
-        if abi not in ABIS:
+        if abi not in known:
             errors.append("%s: ABI %r is not one of %s" %
-                          (where, abi, ", ".join(ABIS)))
+                          (where, abi, ", ".join(known)))
             continue
-        exceptions[(name, abi)] = (where, reason)
+        if abi in abis:
+            exceptions[(name, abi)] = (where, reason)
 
-    parsed = load_sources(tree, token_res, "\n".join(t for t, _ in tokens),
-                          args.cache, True)
     g = build_graph(parsed, crash)
     declared = set(n for p in parsed.values() for n, _ in p[2])
     for where, c in crash_rows:
@@ -779,42 +1287,50 @@ def main():
             if fn not in g.glob and not any(nm == fn for (_, nm) in g.local):
                 errors.append("%s: %s is defined nowhere in the sources" %
                               (where, fn))
+    by_name = {}
+    for v, name in enumerate(g.name):
+        by_name.setdefault(name, []).append(v)
     for where, name in diagnostics:
-        nodes = [v for v in range(len(g.name)) if g.name[v] == name]
+        nodes = by_name.get(name, [])
         if not nodes:
             print("check-blacklist: report: %s names %s, which is defined "
                   "nowhere in the sources" % (where, name))
         for v in nodes:
             g.calls[v] = frozenset()
             g.tokens[v] = ()
+    # A reader's use of the frame is its tokens and its calls of the
+    # functions that the tokens name (current_pt_regs(), which a macro
+    # defines over task_pt_regs(current), say).
+    heads = set(m.group(0) for m in (re.match(r"\w+(?=\s*\()", t)
+                                     for t, _ in tokens) if m)
     for where, name in readers:
-        nodes = [v for v in range(len(g.name)) if g.name[v] == name]
+        nodes = by_name.get(name, [])
         if not any(g.tokens[v] for v in nodes):
             print("check-blacklist: report: %s names %s, which holds no "
                   "frame token in the sources" % (where, name))
         for v in nodes:
             g.tokens[v] = ()
+            g.calls[v] = g.calls[v] - heads
     print("check-blacklist: no-return functions (declared __noreturn, less "
           "noreturn-crash.tsv): %s" % " ".join(sorted(
               g.noreturn | set("%s (%s)" % (n, u)
                                for u, n in g.noreturn_local))))
     dist, step = derive(g, [e[1:] for e in edges], args.depth)
-    cond = set()
-    for m in COND_RE.finditer(strip_c(tree.read(SYS_NI_C))):
-        cond.add(("compat_sys_" if m.group(1) else "sys_") + m.group(2))
+    cond = cond_syscalls(tree)
 
-    entries = entry_points(tree)
-    compat_32 = compat_32_files(tree)
-    blacklists = read_blacklists(tree, errors)
+    entries = entry_points(tree, arch, base)
+    rules = exclude_rules(tree, arch)
+    blacklists = read_lists(tree, arch, "blacklist", errors, False)
     failures = []
-    for abi in ABIS:
+    for abi in abis:
         table = entries[abi]
         bl = blacklists.get(abi, {})
+        rel = arch.lists[("blacklist", abi)][0]
         for name, lineno in sorted(bl.items(), key=lambda x: x[1]):
             if name not in table:
                 errors.append("blacklist: %s:%d: %s names %s, which is not "
                               "an %s syscall in the tables" %
-                              (INDIRECT_C, lineno, abi, name, abi))
+                              (rel, lineno, abi, name, abi))
         derived = {}
         for name in sorted(table):
             paths = {}         # path -> the entry kinds that take it
@@ -823,7 +1339,7 @@ def main():
                     paths.setdefault("%s [no return: the table marks it "
                                      "noreturn, %s]" % (entry, noret),
                                      []).append(kind)
-                defs = entry_defs(g, entry, kind, compat_32)
+                defs = entry_defs(g, arch, entry, kind, rules)
                 if not defs and entry in cond:
                     continue   # not built: sys_ni_syscall(), which returns
                 if not defs:
@@ -859,7 +1375,7 @@ def main():
             if name not in derived:
                 print("check-blacklist: report: %s %s is blacklisted (%s:%d) "
                       "but not derived: it needs another reason" %
-                      (abi, name, INDIRECT_C, bl[name]))
+                      (abi, name, rel, bl[name]))
         for (name, eabi), (where, _) in sorted(exceptions.items()):
             if eabi != abi:
                 continue

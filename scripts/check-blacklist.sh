@@ -3,23 +3,29 @@
 #
 # Usage: scripts/check-blacklist.sh <tree-dir> <build-dir>
 #
-# Derives from the tree which syscalls indirect() must refuse on each ABI
-# and checks the blacklists in arch/x86/kernel/indirect.c against that,
-# then which syscalls resolve a path name of their caller's, against the
-# lists there of the calls that a RESOLVE context lets run
-# (check-resolves.py, data in scripts/resolves/),
-# with the data in scripts/blacklist/ (see check-blacklist.py) and, for
-# the tree's kernel base (major.minor: 6.1, 6.12), what only that base
-# needs, in scripts/blacklist/<base>/. No kernel build is needed. The
-# inputs that the checker's own tests change (the syscall tables,
-# indirect.c and the data files) are copied to
-# <build-dir>/blacklist/inputs first, with the base in a file "base".
+# For every architecture that the tree's series supports (those of
+# scripts/blacklist/arches.tsv whose Kconfig selects
+# ARCH_HAS_INDIRECT_SYSCALL: x86, arm64), derives from the tree which
+# syscalls indirect() must refuse on each ABI and checks the blacklists
+# that arches.tsv names (x86: arch/x86/kernel/indirect.c; arm64:
+# arch/arm64/kernel/indirect.c and indirect32.c) against that, then which
+# syscalls resolve a path name of their caller's, against the lists there
+# of the calls that a RESOLVE context lets run (check-resolves.py, data in
+# scripts/resolves/), with the data in scripts/blacklist/ (see
+# check-blacklist.py) and, for the tree's kernel base (major.minor: 6.1,
+# 6.12) and architecture, what only those need, in
+# scripts/blacklist/<base>/, <arch>/ and <arch>/<base>/. Both checks run,
+# and the run fails if either does. No kernel build is needed. The inputs
+# that the checker's own tests change (the syscall tables, the lists and
+# the data files) are copied to <build-dir>/blacklist/inputs first, with
+# the base in a file "base" and the architectures checked in "arches".
 # What it parsed of the sources is kept, per version of the tree, in
 # $HARNESS_CACHE (scripts/lib.sh), where another clone's run finds it,
-# else in <build-dir>/blacklist/.
+# else in <build-dir>/blacklist/; one cache serves every architecture.
 # Set BLACKLIST_SCRATCH to check a changed copy of the inputs instead: its
 # tree/ holds files that replace or add to the tree's, its data/ the data
-# files.
+# files. Set BLACKLIST_ARCHES to check only those of the architectures
+# (space-separated).
 set -eu
 STEP=check-blacklist
 . "$(dirname "$0")/lib.sh"
@@ -28,29 +34,53 @@ STEP=check-blacklist
 tree=$1
 build=$2
 
+base=$(kernel_base "$tree")
 in=${BLACKLIST_SCRATCH:-$build/blacklist/inputs}
 if [ -z "${BLACKLIST_SCRATCH:-}" ]; then
 	rm -rf "$in"
-	mkdir -p "$in/tree/arch/x86/entry/syscalls" "$in/tree/arch/x86/kernel"
-	for f in arch/x86/entry/syscalls/syscall_32.tbl \
-		arch/x86/entry/syscalls/syscall_64.tbl arch/x86/kernel/indirect.c; do
-		cp "$tree/$f" "$in/tree/$f" || die "no $f in $tree: is the series applied?"
-	done
+	mkdir -p "$in/tree"
 	cp -R "$TOP/scripts/blacklist" "$in/data"
 	cp -R "$TOP/scripts/resolves" "$in/resolves"
+	# The architectures of the series, each with the files of the tree
+	# that its checks read: "<arch><TAB><file>" lines.
+	run python3 "$TOP/scripts/check-blacklist.py" --tree "$tree" \
+		--base "$base" --data "$in/data" --inputs > "$in/inputs.tsv" ||
+		die "cannot tell the inputs of $tree (above)"
+	[ -s "$in/inputs.tsv" ] ||
+		die "no architecture of arches.tsv in the series of $tree: is the series applied?"
+	tab=$(printf '\t')
+	while IFS=$tab read -r arch f; do
+		mkdir -p "$in/tree/$(dirname "$f")"
+		cp "$tree/$f" "$in/tree/$f" ||
+			die "no $f in $tree for $arch: is the series applied?"
+	done < "$in/inputs.tsv"
+	cut -f1 "$in/inputs.tsv" | uniq | paste -s -d ' ' - > "$in/arches"
+	# For the tests' cases that apply to one base only.
+	echo "$base" > "$in/base"
 fi
-if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ] || [ ! -d "$in/resolves" ]; then
+if [ ! -d "$in/tree" ] || [ ! -d "$in/data" ] || [ ! -d "$in/resolves" ] ||
+	[ ! -f "$in/arches" ]; then
 	die "no inputs in $in"
 fi
 
-version=$(cat "$tree/.git/harness-package-version" 2>/dev/null) || version=unknown
-base=$(kernel_base "$tree")
-# For the tests' cases that apply to one base only.
-[ -n "${BLACKLIST_SCRATCH:-}" ] || echo "$base" > "$in/base"
+arches=${BLACKLIST_ARCHES:-$(cat "$in/arches")}
+set --
+for arch in $arches; do
+	set -- "$@" --arch "$arch"
+done
+[ $# -gt 0 ] || die "no architecture to check"
+
+version=$(cat "$tree/.git/harness-package-version" 2>/dev/null) ||
+	version=unknown-$base
 cache=${HARNESS_CACHE:-$build/blacklist}/blacklist-sources-$version.cache
+failed=
 run python3 "$TOP/scripts/check-blacklist.py" --tree "$tree" --base "$base" \
-	--overlay "$in/tree" --data "$in/data" --cache "$cache"
+	--overlay "$in/tree" --data "$in/data" --arches "$in/data/arches.tsv" \
+	--cache "$cache" "$@" || failed="check-blacklist.py"
 # The same graph with other sinks: the calls that resolve their caller's
 # path names, against the lists of what may run under a RESOLVE context.
 run python3 "$TOP/scripts/check-resolves.py" --tree "$tree" --base "$base" \
-	--overlay "$in/tree" --data "$in/resolves" --cache "$cache.resolves"
+	--overlay "$in/tree" --data "$in/resolves" \
+	--arches "$in/data/arches.tsv" --cache "$cache.resolves" "$@" ||
+	failed="${failed:+$failed and }check-resolves.py"
+[ -z "$failed" ] || die "$failed failed for $arches on $tree (above)"

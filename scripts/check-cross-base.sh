@@ -51,7 +51,12 @@ for bins in $bases; do
 			load_target "$target"
 			mkdir -p "$out/$target"
 			echo "  [$STEP] $target: the binaries of $bins on the kernel of $kernel_base"
-			KERNEL_APPEND="harness.cross_base=$bins ${KERNEL_APPEND:-}" \
+			# rename_attack_test, the kernel's own, makes 800,000
+			# openat2() calls, two minutes an ABI under TCG on arm64:
+			# it tests the openat2() of the kernel it ran on, which
+			# each base's own boots did; the tests of the series'
+			# calls all run.
+			KERNEL_APPEND="harness.cross_base=$bins harness.skip=rename_attack_test ${KERNEL_APPEND:-}" \
 				"$TOP/scripts/run-qemu.sh" test "$target" \
 				"$build/$kernel_base/$target/kernel/$KIMAGE" \
 				"$build/$bins/$target/initramfs.cpio.gz" \

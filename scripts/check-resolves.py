@@ -4,14 +4,17 @@ a path name that their caller gives, and check each ABI's list of the
 calls that a RESOLVE context lets run against that.
 
 Usage: scripts/check-resolves.py --tree DIR --data DIR [--base X.Y]
+           [--arches FILE] [--arch NAME]... [--inputs]
            [--overlay DIR] [--cache FILE] [--depth N]
 
 A RESOLVE context of indirect() restricts the lookups of names that come
 from user space, in path_init(); a syscall may run under one only when
-its lookups of its caller's names all get there. The lists are in
-arch/x86/kernel/indirect.c (indirect_x64_resolves[] and
-indirect_ia32_resolves[]). This script uses the call graph of
-check-blacklist.py (see there) with other sinks: a function whose body
+its lookups of its caller's names all get there. The lists are in the
+tree where arches.tsv says (list resolves; x86: indirect_x64_resolves[]
+and indirect_ia32_resolves[] in arch/x86/kernel/indirect.c, arm64:
+indirect_a64_resolves[] in arch/arm64/kernel/indirect.c and
+indirect_a32_resolves[] in indirect32.c). This script uses the call graph
+of check-blacklist.py (see there) with other sinks: a function whose body
 takes a user path name into the kernel, <data>/name-tokens.tsv
 (getname(), user_path_at(), ...). Then, per ABI:
 
@@ -26,8 +29,12 @@ takes a user path name into the kernel, <data>/name-tokens.tsv
             table lacks;
   report    an entry of refused.tsv that is not derived (stale).
 
---base, --overlay and --cache are check-blacklist.py's.
-Exits 0 when nothing fails, 1 otherwise, 2 on bad usage.
+--base, --arch, --inputs, --overlay and --cache are check-blacklist.py's;
+--arches defaults to check-blacklist.py's data, blacklist/arches.tsv
+beside this script. refused.tsv is read with its parts for the base and
+the architecture as check-blacklist.py reads its data; name-tokens.tsv
+with its part for the base only.
+Exits 0 when nothing fails, 1 otherwise, 2 on bad usage or bad input.
 """
 
 import argparse
@@ -42,103 +49,79 @@ spec = importlib.util.spec_from_file_location(
 cb = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cb)
 
-LIST_RES = {
-    "x86-64": re.compile(r"indirect_x64_resolves\s*\[[^]]*\]\s*=\s*\{(.*?)\};",
-                         re.S),
-    "ia32": re.compile(r"indirect_ia32_resolves\s*\[[^]]*\]\s*=\s*\{(.*?)\};",
-                       re.S),
-}
-ENTRY_RES = {
-    "x86-64": re.compile(r"^\s*\[__NR_(\w+)\]\s*=\s*true,\s*$"),
-    "ia32": re.compile(r"^\s*\[__NR_ia32\((\w+)\)\]\s*=\s*true,\s*$"),
-}
-
-
-def read_lists(tree, errors):
-    """Each ABI's list: {name: line} from indirect.c."""
-    text = tree.read(cb.INDIRECT_C)
-    lists = {}
-    for abi, rx in LIST_RES.items():
-        m = rx.search(text)
-        if not m:
-            errors.append("%s: no %s list of calls that resolve" %
-                          (cb.INDIRECT_C, abi))
-            continue
-        first = text[:m.start(1)].count("\n") + 1
-        names = {}
-        for i, line in enumerate(m.group(1).split("\n")):
-            s = line.strip()
-            if not s or s.startswith("/*") or s.startswith("*"):
-                continue
-            e = ENTRY_RES[abi].match(line)
-            if not e:
-                errors.append("%s:%d: not an entry of the form [__NR...] = "
-                              "true,: %s" % (cb.INDIRECT_C, first + i, s))
-                continue
-            names[e.group(1)] = first + i
-        lists[abi] = names
-    return lists
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--tree", required=True)
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--base")
-    ap.add_argument("--overlay")
-    ap.add_argument("--cache")
-    ap.add_argument("--depth", type=int, default=4)
+    cb.common_args(ap, 4)
     args = ap.parse_args()
-    tree = cb.Tree(args.tree, args.overlay)
-    errors = []
-    base = args.base
-    if base and not re.fullmatch(r"\d+\.\d+", base):
-        cb.die("--base %r is not major.minor" % base)
-    tok_rows, e1 = cb.read_data(args.data, base, "name-tokens.tsv", 2,
-                                "name token")
-    ref_rows, e2 = cb.read_data(args.data, base, "refused.tsv", 3,
-                                "refused call", 2)
-    errors += e1 + e2
+    tree, base, arches, chosen = cb.setup(
+        args, "check-resolves",
+        os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                     "blacklist", "arches.tsv"))
+    tok_rows, tok_errors = cb.read_data(args.data, base, "name-tokens.tsv",
+                                        2, "name token")
     tokens = [tuple(c) for _, c in tok_rows]
     # A call of the function, not of a member of that name (the getname
     # of a socket's proto_ops, say).
     token_res = [re.compile(r"(?<![\w.>])%s\s*\(" % re.escape(t))
                  for t, _ in tokens]
-    refused = {}
-    for where, (name, abi, reason) in ref_rows:
-        if abi not in cb.ABIS:
-            errors.append("%s: ABI %r is not one of %s" %
-                          (where, abi, ", ".join(cb.ABIS)))
-            continue
-        refused[(name, abi)] = (where, reason)
-
-    parsed = cb.load_sources(tree, token_res,
+    files = {a.name: tree.sources(a) for a in chosen}
+    parsed = cb.load_sources(tree, sorted(set(f for a in chosen
+                                              for f in files[a.name])),
+                             token_res,
                              "calls:" + "\n".join(t for t, _ in tokens),
-                             args.cache, True)
+                             args.cache)
+    status = 0
+    for a in chosen:
+        if len(chosen) > 1:
+            print("check-resolves: arch %s (%s)" % (a.name,
+                                                     ", ".join(a.abis)))
+        status |= check_arch(args, tree, base, arches, a,
+                             {rel: parsed[rel] for rel in files[a.name]},
+                             tokens, list(tok_errors))
+    return status
+
+
+def check_arch(args, tree, base, arches, arch, parsed, tokens, errors):
+    """Derive and check the architecture's lists; prints its part of the
+    output and returns 0, or 1 if anything fails."""
+    print("check-blacklist: %d source files parsed" % len(parsed))
+    ref_rows, e = cb.read_data(args.data, base, "refused.tsv", 3,
+                               "refused call", 2, arch.name)
+    errors += e
+    refused = {}
+    known = cb.all_abis(arches)
+    for where, (name, abi, reason) in ref_rows:
+        if abi not in known:
+            errors.append("%s: ABI %r is not one of %s" %
+                          (where, abi, ", ".join(known)))
+            continue
+        if abi in arch.abis:
+            refused[(name, abi)] = (where, reason)
+
     g = cb.build_graph(parsed, [])
     # Only the name tokens are sinks here, not a call that never returns.
     g.noreturn = set()
     g.noreturn_local = set()
     dist, step = cb.derive(g, [], args.depth)
-    cond = set()
-    for m in cb.COND_RE.finditer(cb.strip_c(tree.read(cb.SYS_NI_C))):
-        cond.add(("compat_sys_" if m.group(1) else "sys_") + m.group(2))
-    entries = cb.entry_points(tree)
-    compat_32 = cb.compat_32_files(tree)
-    lists = read_lists(tree, errors)
+    cond = cb.cond_syscalls(tree)
+    entries = cb.entry_points(tree, arch, base)
+    rules = cb.exclude_rules(tree, arch)
+    lists = cb.read_lists(tree, arch, "resolves", errors, True)
     failures = []
-    for abi in cb.ABIS:
+    for abi in arch.abis:
         table = entries[abi]
         listed = lists.get(abi, {})
+        rel = arch.lists[("resolves", abi)][0]
         for name, lineno in sorted(listed.items(), key=lambda x: x[1]):
             if name not in table:
                 errors.append("%s:%d: %s names %s, which is not an %s "
                               "syscall in the tables" %
-                              (cb.INDIRECT_C, lineno, abi, name, abi))
+                              (rel, lineno, abi, name, abi))
         derived = {}
         for name in sorted(table):
             for kind, entry, _ in table[name]:
-                defs = cb.entry_defs(g, entry, kind, compat_32)
+                defs = cb.entry_defs(g, arch, entry, kind, rules)
                 if not defs and entry in cond:
                     continue
                 if not defs:
@@ -170,7 +153,7 @@ def main():
                 failures.append("%s: %s is listed (%s:%d) but takes no path "
                                 "name that the graph finds: it would run "
                                 "under RESOLVE with nothing restricted" %
-                                (abi, name, cb.INDIRECT_C, listed[name]))
+                                (abi, name, rel, listed[name]))
         for (name, rabi), (where, _) in sorted(refused.items()):
             if rabi == abi and name not in derived:
                 print("check-resolves: report: %s %s is refused (%s) but "

@@ -27,8 +27,15 @@ for conf in "$TOP"/scripts/targets/*.conf "$TOP"/scripts/abis/*.conf; do
 done
 # The foreign architectures whose packages are downloaded or installed:
 # busybox-static:i386 and :arm64 for the guests, libcap-dev:i386.
-FOREIGN_ARCHES=$(printf '%s\n' $PACKAGES $(for conf in "$TOP"/scripts/targets/*.conf; do
-	(. "$conf" && echo "${BUSYBOX_DEB:-}"); done) | sed -n 's/^[^:]*:\([a-z0-9]*\)$/\1/p' | sort -u)
+BUSYBOX_DEBS=
+for conf in "$TOP"/scripts/targets/*.conf; do
+	# shellcheck source=/dev/null
+	BUSYBOX_DEBS="$BUSYBOX_DEBS $(. "$conf" && echo "${BUSYBOX_DEB:-}")"
+done
+# Both are lists of package names: split on purpose.
+# shellcheck disable=SC2086
+FOREIGN_ARCHES=$(printf '%s\n' $PACKAGES $BUSYBOX_DEBS |
+	sed -n 's/^[^:]*:\([a-z0-9]*\)$/\1/p' | sort -u)
 # <command>=<package>: the package, if the command is missing.
 COMMANDS="npm=npm"
 

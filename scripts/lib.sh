@@ -79,6 +79,8 @@ load_target() {
 	# shellcheck source=/dev/null
 	. "$conf"
 	CROSS_COMPILE=${CROSS_COMPILE:-}
+	# For the caller, like the variables of the file.
+	# shellcheck disable=SC2034
 	KERNEL_CC="${CCACHE}${CROSS_COMPILE}gcc"
 	command -v "${CROSS_COMPILE}gcc" >/dev/null 2>&1 ||
 		die "target $1 needs ${CROSS_COMPILE}gcc; install it with: apt-get install $CROSS_PACKAGE"

@@ -172,4 +172,10 @@ static inline uint64_t abi_clock_units(uint64_t ticks)
 	return ticks;
 }
 
+/* The units of one step of the clock: the TSC resolves single ticks. */
+static inline uint64_t abi_clock_step(void)
+{
+	return 1;
+}
+
 #endif /* ABI_X86_64_H */

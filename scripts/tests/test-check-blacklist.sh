@@ -5,14 +5,19 @@
 #
 # Each folder in scripts/tests/blacklist/ is one case: "mutate", a shell
 # snippet run inside a copy of the real inputs (tree/: the syscall tables
-# and arch/x86/kernel/indirect.c, and any file added there, which the
-# checker reads in place of the tree's or beside them; data/: the data
-# files of scripts/blacklist/), and "expect": an "exit=<status>" line and
-# then fixed strings the checker's output must contain. The cases in
-# scripts/tests/blacklist/<base>/ run only on a tree of that kernel base
-# (6.1, 6.12): what only that base has. Run scripts/check-blacklist.sh
-# first: it collects the real inputs and the base. Prints KTAP; exits 1 if
-# any case fails.
+# and the lists of each architecture, arch/x86/kernel/indirect.c,
+# arch/arm64/kernel/indirect.c and indirect32.c..., and any file added
+# there, which the checker reads in place of the tree's or beside them;
+# data/: the data files of scripts/blacklist/, arches.tsv among them;
+# resolves/: those of scripts/resolves/), and "expect": an "exit=<status>"
+# line and then fixed strings the checker's output must contain. The cases
+# in scripts/tests/blacklist/<base>/ run only on a tree of that kernel base
+# (6.1, 6.12): what only that base has. Those in
+# scripts/tests/blacklist/<arch>/ and <arch>/<base>/ (arm64) check only
+# that architecture, and run only when the tree's series supports it; the
+# others check every architecture that it supports. Run
+# scripts/check-blacklist.sh first: it collects the real inputs, the base
+# and the architectures. Prints KTAP; exits 1 if any case fails.
 set -eu
 STEP=test-check-blacklist
 . "$(dirname "$0")/../lib.sh"
@@ -22,14 +27,16 @@ STEP=test-check-blacklist
 tree=$1
 build=$2
 real=$build/blacklist/inputs
-[ -f "$real/tree/arch/x86/kernel/indirect.c" ] ||
-	die "no inputs in $real: run scripts/check-blacklist.sh first"
-
-[ -f "$real/base" ] || die "no base in $real: run scripts/check-blacklist.sh first"
+for f in base arches; do
+	[ -f "$real/$f" ] ||
+		die "no $f in $real: run scripts/check-blacklist.sh first"
+done
 base=$(cat "$real/base")
+arches=$(cat "$real/arches")
 
-# A folder with a mutate file is a case; the others are bases' folders.
-# Not cases_begin: its plan would count those folders too.
+# A folder with a mutate file is a case; the others are the bases' and
+# the architectures' folders. Not cases_begin: its plan would count those
+# folders too.
 top=$TOP/scripts/tests/blacklist
 cases=
 count=0
@@ -38,6 +45,14 @@ for m in "$top"/*/mutate "$top/$base"/*/mutate; do
 	m=${m%/mutate}
 	cases="$cases ${m#"$top"/}"
 	count=$((count + 1))
+done
+for arch in $arches; do
+	for m in "$top/$arch"/*/mutate "$top/$arch/$base"/*/mutate; do
+		[ -f "$m" ] || continue
+		m=${m%/mutate}
+		cases="$cases ${m#"$top"/}"
+		count=$((count + 1))
+	done
 done
 [ "$count" -gt 0 ] || die "no cases in $top"
 echo "KTAP version 1"
@@ -54,8 +69,14 @@ for name in $cases; do
 	status=0
 	(cd "$scratch" && sh -eu "$dir/mutate") || status=$?
 	[ "$status" -eq 0 ] || die "$name: mutate failed with status $status"
+	# A case of an architecture's folder checks that one only.
+	case_arches=$arches
+	for arch in $arches; do
+		case $name in "$arch"/*) case_arches=$arch ;; esac
+	done
 	got_exit=0
-	out=$(STEP_TIMES='' BLACKLIST_SCRATCH=$scratch "$TOP/scripts/check-blacklist.sh" \
+	out=$(STEP_TIMES='' BLACKLIST_SCRATCH=$scratch \
+		BLACKLIST_ARCHES=$case_arches "$TOP/scripts/check-blacklist.sh" \
 		"$tree" "$build" 2>/dev/null) || got_exit=$?
 	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done
