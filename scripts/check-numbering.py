@@ -1,25 +1,39 @@
 #!/usr/bin/env python3
-"""check-numbering.py - regression checks on the x86 syscall numbering.
+"""check-numbering.py - regression checks on the syscall numbering.
 
-Usage: scripts/check-numbering.py --tbl32 F --tbl64 F --base-tbl32 F
-           --base-tbl64 F --pinned F [--upstream F --reserved F]
-           [--header KIND=PATH]... [--binary BITS=PATH]...
+Usage: scripts/check-numbering.py --tables F --kinds F
+           --table NAME=PATH --base-table NAME=PATH [...] --pinned F
+           [--upstream F --reserved F]
+           [--header KIND=PATH]... [--binary SET=PATH]...
+
+--tables (scripts/numbering/tables.tsv) names the tables this checker
+knows, the numbering spaces of each (the ABIs that share one set of
+numbers), the rule for a pinned syscall's entry points, and how to read a
+table that a base keeps as a C header; --kinds (kinds.tsv) what each
+header kind and each set of test binaries follows. Each --table is a
+patched table and its --base-table the unpatched one, by the name that
+--tables gives it; the data files name tables that are not given too,
+and the checks skip them.
 
 The tables are read in either format: 6.1's "<number> <abi> <name>
 <entry point> [<compat entry point>]", and 6.12's, which adds "-" for no
-compat entry point and a sixth column, "noreturn".
+compat entry point and a sixth column, "noreturn"; or, for a table with a
+view in --tables, as a C header (6.1's asm-generic/unistd.h, arm64's
+unistd32.h).
 
 Checks, and reports every failure with what was expected and found:
-  unique     every number is used once per ABI (i386; 64 and common; x32
-             and common), and every name appears once per ABI;
+  unique     every number is used once per numbering space (i386; 64 and
+             common; x32 and common; ...), and every name appears once;
   frozen     the numbers in --pinned (name, table, ABI, number) are what
              the tables say: a released syscall number never changes;
   additions  the patched tables only add lines to the unpatched ones
-             (--base-tbl32/64): nothing is renumbered, renamed, removed
+             (--base-table): nothing is renumbered, renamed, removed
              or given another entry point;
-  entries    a pinned i386 syscall names compat_sys_<name> as its compat
-             entry point; a pinned x86-64 one is "64" (not "common"), so
-             that x32 does not get it: x32 is refused on purpose;
+  entries    a pinned syscall names the entry points its table's rule
+             asks for: on i386 (and generic) compat_sys_<name> as its
+             compat entry point; on x86-64 it is "64" (not "common"), so
+             that x32 does not get it: x32 is refused; AArch32 tasks reach
+             compat_sys_<name>; arm's is sys_<name>, with no compat;
   upstream   with --upstream (every number upstream has allocated, up to
              its newest table: table, number, ABI, name, since) and
              --reserved (bands upstream keeps empty for good: table,
@@ -34,16 +48,18 @@ Checks, and reports every failure with what was expected and found:
                - when below it, lies in a reserved band (any other gap is
                  one a later kernel may fill);
              and the unpatched tables must agree with --upstream (else the
-             data file does not describe the base). A malformed data
-             line, a band that upstream has used or not yet reached, or a
-             number given twice in a space is bad input;
-  headers    each --header agrees with its table; KIND is uapi_32 or
-             gen_32 (__NR_*, i386), uapi_64 or gen_64 (__NR_*, 64),
-             ia32 (__NR_ia32_*, i386). gen_* and ia32 also define the
-             table size (__NR_syscalls, __NR_ia32_syscalls), which must
-             cover the highest number;
-  binaries   each --binary (BITS 32 or 64) was built with the pinned
-             number: it carries the string "indirect-nr=<n>".
+             data file does not describe the base). A table that numbers
+             as another's space does (AArch32 as arm's EABI) is checked
+             against that space's data. A malformed data line, a band
+             that upstream has used or not yet reached, or a number given
+             twice in a space is bad input;
+  headers    each --header agrees with its table's space (--kinds): every
+             call defined with its number, nothing else defined; some
+             kinds also define the table size (__NR_syscalls,
+             __NR_ia32_syscalls, ...), which must cover the highest
+             number;
+  binaries   each --binary (SET: a set of --kinds) was built with the
+             pinned number: it carries the string "indirect-nr=<n>".
 Exits 0 when all pass, 1 otherwise, 2 on bad usage or bad input files.
 """
 
@@ -52,16 +68,29 @@ import os
 import re
 import sys
 
-DEFINE_RE = re.compile(r"^#define\s+__NR_(\w+)\s+(\d+)\s*$")
+DEFINE_RE = re.compile(r"^#define\s+__NR_(\w+)\s+(?:(\d+)|"
+                       r"\(__NR_SYSCALL_BASE\s*\+\s*(\d+)\))\s*$")
 TAG_RE = re.compile(rb"indirect-nr=(\d+)")
 NAME_RE = re.compile(r"^\w+$")
 SINCE_RE = re.compile(r"^(<=)?\d+\.\d+$")
+C_TABLE_RE = re.compile(r"^#\s*define\s+__NR_", re.M)
 
-# The numbering spaces of each table: which ABIs share one space.
-SPACES = {
-    "syscall_32.tbl": {"i386": {"i386"}},
-    "syscall_64.tbl": {"64": {"64", "common"}, "x32": {"x32", "common"}},
-}
+# The numbering spaces of each table, from --tables: which ABIs share one
+# space.
+SPACES = {}
+# The other columns of --tables, by table.
+TABLES = {}
+ENTRY_RULES = ("compat", "x86-64", "aarch32", "native", "-")
+
+
+class Table:
+    def __init__(self, name, label, spaces, rule, numbers, view):
+        self.name = name
+        self.label = label
+        self.spaces = spaces
+        self.rule = rule
+        self.numbers = numbers      # (table, space) or None
+        self.view = view            # (abi, {macro: value}) or None
 
 
 class Entry:
@@ -99,17 +128,240 @@ def read_data(path):
         bad_input("cannot read %s: %s" % (path, e))
 
 
+def read_tables_data(path):
+    for lineno, line in read_data(path):
+        fields = line.split("\t")
+        where = "%s:%d" % (path, lineno)
+        if len(fields) != 6:
+            bad_input("%s: want 'table<TAB>label<TAB>spaces<TAB>entries<TAB>"
+                      "numbers<TAB>view'" % where)
+        name, label, spaces, rule, numbers, view = fields
+        if name in TABLES:
+            bad_input("%s: table %s is given twice" % (where, name))
+        if rule not in ENTRY_RULES:
+            bad_input("%s: entries '%s' is not one of %s"
+                      % (where, rule, ", ".join(ENTRY_RULES)))
+        sp = {}
+        for word in spaces.split():
+            space, _, abis = word.partition("=")
+            if not space or not abis or space in sp:
+                bad_input("%s: bad space '%s': want space=ABI,ABI..."
+                          % (where, word))
+            sp[space] = set(abis.split(","))
+        if not sp:
+            bad_input("%s: %s has no numbering space" % (where, name))
+        if numbers == "-":
+            numbers = None
+        else:
+            numbers = tuple(numbers.split(":"))
+            if len(numbers) != 2:
+                bad_input("%s: numbers '%s': want '-' or table:space"
+                          % (where, ":".join(numbers)))
+        if view == "-":
+            view = None
+        else:
+            words = view.split()
+            macros = {}
+            for word in words[1:]:
+                macro, eq, value = word.partition("=")
+                macros[macro] = value if eq else "1"
+            if not any(words[0] in abis for abis in sp.values()):
+                bad_input("%s: view ABI '%s' is in no space of %s"
+                          % (where, words[0], name))
+            view = (words[0], macros)
+        TABLES[name] = Table(name, label, sp, rule, numbers, view)
+        SPACES[name] = sp
+    for name, t in TABLES.items():
+        if t.numbers and (t.numbers[0] not in SPACES or
+                          t.numbers[1] not in SPACES[t.numbers[0]]):
+            bad_input("%s: %s numbers as %s, which is no table and space "
+                      "of it" % (path, name, ":".join(t.numbers)))
+    if not TABLES:
+        bad_input("%s: no tables" % path)
+
+
+def read_kinds(path):
+    headers, binaries = {}, {}
+    for lineno, line in read_data(path):
+        fields = line.split("\t")
+        where = "%s:%d" % (path, lineno)
+        if len(fields) > 1 and (fields[1] in headers or
+                                fields[1] in binaries):
+            bad_input("%s: %s is given twice" % (where, fields[1]))
+        if fields[0] == "header" and len(fields) == 7:
+            _, kind, table, space, prefix, size, fmt = fields
+            if size not in ("yes", "no") or fmt not in ("flat", "c"):
+                bad_input("%s: size is yes or no, format flat or c" % where)
+            headers[kind] = (table, space, "" if prefix == "-" else prefix,
+                             size == "yes", fmt, len(headers))
+        elif fields[0] == "binary" and len(fields) == 5:
+            _, kind, table, space, label = fields
+            binaries[kind] = (table, space, label, len(binaries))
+        else:
+            bad_input("%s: want 'header<TAB>kind<TAB>table<TAB>space<TAB>"
+                      "prefix<TAB>size<TAB>format' or 'binary<TAB>set<TAB>"
+                      "table<TAB>space<TAB>label'" % where)
+        if table not in SPACES or space not in SPACES[table]:
+            bad_input("%s: %s ABI %s is not a numbering space of tables.tsv"
+                      % (where, table, space))
+        if fields[0] == "header" and fmt == "c" and not TABLES[table].view:
+            bad_input("%s: format c, but tables.tsv gives %s no view"
+                      % (where, table))
+    return headers, binaries
+
+
 def read_table(path, table):
-    entries = []
     try:
         with open(path) as f:
-            for lineno, line in enumerate(f, 1):
-                fields = line.split("#", 1)[0].split()
-                if fields:
-                    entries.append(Entry(table, lineno, fields))
-    except (OSError, ValueError, IndexError) as e:
+            text = f.read()
+    except OSError as e:
+        bad_input("cannot read %s: %s" % (path, e))
+    if C_TABLE_RE.search(text):
+        view = TABLES[table].view
+        if view is None:
+            bad_input("%s: a C header, but tables.tsv gives %s no view"
+                      % (path, table))
+        return read_c_table(text, path, table, view)[0]
+    entries = []
+    try:
+        for lineno, line in enumerate(text.splitlines(), 1):
+            fields = line.split("#", 1)[0].split()
+            if fields:
+                entries.append(Entry(table, lineno, fields))
+    except (ValueError, IndexError) as e:
         bad_input("cannot read %s: %s" % (path, e))
     return entries
+
+
+C_CALL_RE = re.compile(r"^(__SYSCALL|__SC_COMP|__SC_3264|__SC_COMP_3264)"
+                       r"\s*\((.*)\)\s*;?$")
+C_DIRECTIVE_RE = re.compile(r"^#\s*(\w+)\s*(.*)$")
+C_TOKEN_RE = re.compile(r"\s*(\d+|\w+|&&|\|\||[=!<>]=|[!()<>])")
+
+
+def c_condition(expr, macros, where):
+    """The value of an #if expression: defined(), !, &&, ||, comparisons."""
+    expr = re.sub(r"defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)",
+                  lambda m: " 1 " if (m.group(1) or m.group(2)) in macros
+                  else " 0 ", expr)
+    out, pos = [], 0
+    expr = expr.strip()
+    while pos < len(expr):
+        m = C_TOKEN_RE.match(expr, pos)
+        if not m:
+            bad_input("%s: cannot read the #if expression '%s'"
+                      % (where, expr))
+        tok = m.group(1)
+        pos = m.end()
+        if tok.isdigit():
+            out.append(tok)
+        elif re.match(r"\w+$", tok):
+            value = macros.get(tok, "0")
+            out.append(value if value.isdigit() else "0")
+        else:
+            out.append({"&&": " and ", "||": " or ",
+                        "!": " not "}.get(tok, tok))
+    try:
+        return bool(eval("".join(out), {"__builtins__": {}}, {}))
+    except Exception:
+        bad_input("%s: cannot read the #if expression '%s'" % (where, expr))
+
+
+def read_c_table(text, path, table, view):
+    """The calls a C header wires up, read through a view: entries, and the
+    numeric __NR_ macros it leaves defined (without the __NR_)."""
+    abi, macros = view[0], dict(view[1])
+    # Comments out, keeping the line count; continuation lines joined.
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"),
+                  text, flags=re.S)
+    lines = text.split("\n")
+    stack = []          # (parent active, a branch taken, this one active)
+    active = True
+    calls = []
+    lineno = 0
+    while lineno < len(lines):
+        start = lineno + 1
+        line = lines[lineno]
+        lineno += 1
+        while line.endswith("\\") and lineno < len(lines):
+            line = line[:-1] + " " + lines[lineno]
+            lineno += 1
+        line = line.split("//", 1)[0].strip()
+        where = "%s:%d" % (path, start)
+        d = C_DIRECTIVE_RE.match(line)
+        if d:
+            word, rest = d.group(1), d.group(2).strip()
+            if word in ("if", "ifdef", "ifndef"):
+                if word == "if":
+                    cond = c_condition(rest, macros, where)
+                else:
+                    cond = (rest.split()[0] in macros) == (word == "ifdef")
+                stack.append((active, cond, active and cond))
+                active = active and cond
+            elif word in ("elif", "else"):
+                if not stack:
+                    bad_input("%s: #%s without #if" % (where, word))
+                parent, taken, _ = stack[-1]
+                cond = (not taken and (word == "else" or
+                                       c_condition(rest, macros, where)))
+                stack[-1] = (parent, taken or cond, parent and cond)
+                active = parent and cond
+            elif word == "endif":
+                if not stack:
+                    bad_input("%s: #endif without #if" % where)
+                active = stack.pop()[0]
+            elif not active:
+                continue
+            elif word == "define":
+                m = re.match(r"(\w+)(\(.*?\))?\s*(.*)$", rest)
+                if m and not m.group(2):
+                    macros[m.group(1)] = m.group(3).strip()
+            elif word == "undef":
+                macros.pop(rest.split()[0], None)
+            continue
+        if not active:
+            continue
+        m = C_CALL_RE.match(line)
+        if not m:
+            continue
+        args = [a.strip() for a in m.group(2).split(",")]
+        want = {"__SYSCALL": 2, "__SC_COMP": 3, "__SC_3264": 3,
+                "__SC_COMP_3264": 4}[m.group(1)]
+        if len(args) != want:
+            bad_input("%s: %s wants %d arguments" % (where, m.group(1), want))
+        nr = args[0]
+        if nr.isdigit():
+            continue        # a hole given sys_ni_syscall: no call
+        value = macros.get(nr)
+        if not nr.startswith("__NR") or value is None or not value.isdigit():
+            bad_input("%s: %s is not a number defined before it"
+                      % (where, nr))
+        wide = (macros.get("__BITS_PER_LONG") == "64" and
+                "__SYSCALL_COMPAT" not in macros)
+        if m.group(1) == "__SYSCALL":
+            entry, compat = args[1], ""
+        elif m.group(1) == "__SC_COMP":
+            entry, compat = args[1], args[2]
+        else:
+            entry = args[2] if wide else args[1]
+            compat = args[3] if m.group(1) == "__SC_COMP_3264" else ""
+        calls.append((start, nr, int(value), entry, compat))
+    if stack:
+        bad_input("%s: #if without #endif" % path)
+    # __NR3264_<x> numbers take their names from the __NR_<name> that the
+    # view defines as __NR3264_<x>.
+    alias = {v: k for k, v in macros.items() if k.startswith("__NR_")}
+    entries = []
+    for start, nr, value, entry, compat in calls:
+        name = nr
+        if nr.startswith("__NR3264_"):
+            name = alias.get(nr, nr)
+        name = name[len("__NR_"):] if name.startswith("__NR_") else name
+        entries.append(Entry(table, start, [str(value), abi, name, entry,
+                                            compat or "-"]))
+    defines = {k[len("__NR_"):]: int(v) for k, v in macros.items()
+               if k.startswith("__NR_") and v.isdigit()}
+    return entries, defines
 
 
 def space_entries(entries, table, space):
@@ -141,6 +393,7 @@ def read_pinned(path):
     for lineno, line in read_data(path):
         fields = line.split("#", 1)[0].split()
         if (len(fields) != 4 or fields[1] not in SPACES
+                or fields[2] not in SPACES[fields[1]]
                 or not fields[3].isdigit()):
             bad_input("%s:%d: want 'name table abi number'" % (path, lineno))
         pinned.append((fields[0], fields[1], fields[2], int(fields[3])))
@@ -185,15 +438,24 @@ def check_additions(tables, bases, errors):
 
 def check_entries(tables, pinned, errors):
     for name, table, abi, nr in pinned:
+        rule = TABLES[table].rule
         for e in find(tables[table], table, abi, name):
-            if table == "syscall_32.tbl":
+            if rule == "compat":
                 want = "compat_sys_" + name
                 if e.compat != want:
                     errors.append("entries: %s: %s must name %s as its compat "
                                   "entry point, found '%s'"
                                   % (e.where(), name, want, e.compat or "none"))
-            else:
-                if e.abi != "64":
+            elif rule == "aarch32":
+                want = "compat_sys_" + name
+                if (e.compat or e.entry) != want:
+                    errors.append("entries: %s: an AArch32 task must reach "
+                                  "%s through %s, which reads its 32-bit "
+                                  "pointers, found '%s'"
+                                  % (e.where(), name, want,
+                                     e.compat or e.entry))
+            elif rule in ("x86-64", "native"):
+                if rule == "x86-64" and e.abi != "64":
                     errors.append("entries: %s: %s is '%s', but must be '64': "
                                   "x32 is refused (it would need compat "
                                   "pointers with native numbers)"
@@ -202,10 +464,13 @@ def check_entries(tables, pinned, errors):
                     errors.append("entries: %s: %s must be 'sys_%s' with no "
                                   "compat entry, found '%s %s'"
                                   % (e.where(), name, name, e.entry, e.compat))
-    for e in tables["syscall_64.tbl"]:
-        if e.abi == "x32" and any(e.name == p[0] for p in pinned):
-            errors.append("entries: %s: %s has an x32 entry; x32 is refused"
-                          % (e.where(), e.name))
+    for table, entries in tables.items():
+        if TABLES[table].rule != "x86-64":
+            continue
+        for e in entries:
+            if e.abi == "x32" and any(e.name == p[0] for p in pinned):
+                errors.append("entries: %s: %s has an x32 entry; x32 is "
+                              "refused" % (e.where(), e.name))
 
 
 class Upstream:
@@ -228,6 +493,9 @@ def read_upstream(path):
         table, nr, abi, name, since = fields
         if table not in SPACES:
             bad_input("%s: unknown table '%s'" % (where, table))
+        if TABLES[table].numbers:
+            bad_input("%s: %s numbers as %s: its numbers are that space's"
+                      % (where, table, ":".join(TABLES[table].numbers)))
         spaces = [s for s in SPACES[table] if abi in SPACES[table][s]]
         if not spaces:
             bad_input("%s: ABI '%s' is not one of %s's" % (where, abi, table))
@@ -252,6 +520,8 @@ def read_upstream(path):
             up.nrs[table][space][nr] = (name, since, abi, lineno)
             names[table][space][name] = lineno
     for table, spaces in up.nrs.items():
+        if TABLES[table].numbers:
+            continue
         for space, nrs in spaces.items():
             # x32's own numbers, 512-547, are a legacy block closed for
             # good ("Do not add new syscalls to this range"): the next
@@ -274,6 +544,9 @@ def read_bands(path, up):
         table, first, last, reason = fields
         if table not in SPACES:
             bad_input("%s: unknown table '%s'" % (where, table))
+        if TABLES[table].numbers:
+            bad_input("%s: %s numbers as %s: its bands are that table's"
+                      % (where, table, ":".join(TABLES[table].numbers)))
         if not first.isdigit() or not last.isdigit() or int(first) > int(last):
             bad_input("%s: '%s'..'%s' is not a band of numbers"
                       % (where, first, last))
@@ -309,9 +582,21 @@ def check_upstream(tables, bases, up, bands, errors):
     for table, entries in tables.items():
         base = {(b.abi, b.name, b.nr) for b in bases[table]}
         for space in SPACES[table]:
-            nrs, last = up.nrs[table][space], up.last[table][space]
+            # A table that numbers as another's space: that space's data.
+            src, src_space = TABLES[table].numbers or (table, space)
+            nrs, last = up.nrs[src][src_space], up.last[src][src_space]
             for b in space_entries(bases[table], table, space):
-                if b.nr not in nrs or nrs[b.nr][0] != b.name:
+                if TABLES[table].numbers:
+                    # Its own names (6.1's unistd32.h has arm's
+                    # arm_sync_file_range as sync_file_range2): the number.
+                    if b.nr not in nrs:
+                        errors.append("upstream: %s ABI %s: the unpatched "
+                                      "table has %s at %d, but the upstream "
+                                      "data of %s ABI %s has no such number: "
+                                      "it does not describe this base"
+                                      % (table, space, b.name, b.nr, src,
+                                         src_space))
+                elif b.nr not in nrs or nrs[b.nr][0] != b.name:
                     errors.append("upstream: %s ABI %s: the unpatched table "
                                   "has %s at %d, but the upstream data %s: it "
                                   "does not describe this base"
@@ -331,7 +616,7 @@ def check_upstream(tables, bases, up, bands, errors):
                     errors.append("%s is past upstream's last number, %s: it "
                                   "would collide with the next upstream "
                                   "syscall" % (what, describe(nrs, last)))
-                elif not any(f <= e.nr <= l for f, l, _ in bands[table]):
+                elif not any(f <= e.nr <= l for f, l, _ in bands[src]):
                     near = [describe(nrs, n) for n in
                             (max((n for n in nrs if n < e.nr), default=None),
                              min(n for n in nrs if n > e.nr)) if n is not None]
@@ -342,25 +627,29 @@ def check_upstream(tables, bases, up, bands, errors):
     return added
 
 
-# Which table, numbering space and macro prefix each header kind follows.
-HEADER_KINDS = {
-    "uapi_32": ("syscall_32.tbl", "i386", "", False),
-    "gen_32": ("syscall_32.tbl", "i386", "", True),
-    "uapi_64": ("syscall_64.tbl", "64", "", False),
-    "gen_64": ("syscall_64.tbl", "64", "", True),
-    "ia32": ("syscall_32.tbl", "i386", "ia32_", True),
-}
-
-
-def check_header(kind, path, tables, pinned, errors):
-    table, space, prefix, has_size = HEADER_KINDS[kind]
+def read_header(path, fmt, table, prefix):
+    """The __NR_ numbers a header defines, without the __NR_."""
+    with open(path) as f:
+        text = f.read()
+    if fmt == "c":
+        # A C header: the calls it wires up, and the table size.
+        entries, macros = read_c_table(text, path, table, TABLES[table].view)
+        defines = {e.name: e.nr for e in entries}
+        if prefix + "syscalls" in macros:
+            defines[prefix + "syscalls"] = macros[prefix + "syscalls"]
+        return defines
     defines = {}
+    for line in text.splitlines():
+        m = DEFINE_RE.match(line)
+        if m:
+            defines[m.group(1)] = int(m.group(2) or m.group(3))
+    return defines
+
+
+def check_header(kind, path, tables, pinned, kinds, errors):
+    table, space, prefix, has_size, fmt, _ = kinds[kind]
     try:
-        with open(path) as f:
-            for line in f:
-                m = DEFINE_RE.match(line)
-                if m:
-                    defines[m.group(1)] = int(m.group(2))
+        defines = read_header(path, fmt, table, prefix)
     except OSError as e:
         errors.append("headers: cannot read %s: %s" % (path, e))
         return
@@ -390,9 +679,8 @@ def check_header(kind, path, tables, pinned, errors):
                           % (label, prefix, name, defines.get(prefix + name), nr))
 
 
-def check_binary(bits, path, pinned, errors):
-    table, abi = (("syscall_32.tbl", "i386") if bits == "32"
-                  else ("syscall_64.tbl", "64"))
+def check_binary(kind, path, pinned, binaries, errors):
+    table, abi, label, _ = binaries[kind]
     want = [nr for name, t, a, nr in pinned
             if (name, t, a) == ("indirect", table, abi)]
     try:
@@ -404,30 +692,67 @@ def check_binary(bits, path, pinned, errors):
     if not tags:
         return      # a binary that does not call indirect()
     if want and tags != set(want):
-        errors.append("binaries: %s (-m%s) was built with __NR_indirect %s, "
+        errors.append("binaries: %s (%s) was built with __NR_indirect %s, "
                       "but the headers and the pinned ABI say %d"
-                      % (path, bits, "/".join(map(str, sorted(tags))), want[0]))
+                      % (path, label, "/".join(map(str, sorted(tags))),
+                         want[0]))
+
+
+def pairs(ap, opt, specs, known, what):
+    out = []
+    for spec in specs:
+        key, _, path = spec.partition("=")
+        if key not in known or not path:
+            ap.error("bad --%s %r: %s=PATH, %s one of %s"
+                     % (opt, spec, what, what, ", ".join(known)))
+        out.append((key, path))
+    return out
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for opt in ("tbl32", "tbl64", "base-tbl32", "base-tbl64", "pinned"):
+    for opt in ("tables", "kinds", "pinned"):
         ap.add_argument("--" + opt, required=True)
+    ap.add_argument("--table", action="append", default=[], metavar="NAME=PATH")
+    ap.add_argument("--base-table", action="append", default=[],
+                    metavar="NAME=PATH")
     ap.add_argument("--upstream", metavar="ALLOCATIONS_TSV")
     ap.add_argument("--reserved", metavar="BANDS_TSV")
     ap.add_argument("--header", action="append", default=[],
                     metavar="KIND=PATH")
     ap.add_argument("--binary", action="append", default=[],
-                    metavar="BITS=PATH")
+                    metavar="SET=PATH")
     args = ap.parse_args()
     if (args.upstream is None) != (args.reserved is None):
         ap.error("--upstream and --reserved go together")
 
-    tables = {"syscall_32.tbl": read_table(args.tbl32, "syscall_32.tbl"),
-              "syscall_64.tbl": read_table(args.tbl64, "syscall_64.tbl")}
-    bases = {"syscall_32.tbl": read_table(args.base_tbl32, "syscall_32.tbl"),
-             "syscall_64.tbl": read_table(args.base_tbl64, "syscall_64.tbl")}
-    pinned = read_pinned(args.pinned)
+    read_tables_data(args.tables)
+    header_kinds, binary_kinds = read_kinds(args.kinds)
+    given = pairs(ap, "table", args.table, TABLES, "NAME")
+    given_bases = dict(pairs(ap, "base-table", args.base_table, TABLES, "NAME"))
+    if not given:
+        ap.error("no --table")
+    # In the order of --tables.
+    order = list(TABLES)
+    given.sort(key=lambda p: order.index(p[0]))
+    tables, bases = {}, {}
+    for name, path in given:
+        if name in tables:
+            ap.error("--table %s given twice" % name)
+        if name not in given_bases:
+            ap.error("--table %s has no --base-table" % name)
+        tables[name] = read_table(path, name)
+        bases[name] = read_table(given_bases[name], name)
+    headers = pairs(ap, "header", args.header, header_kinds, "KIND")
+    binaries = pairs(ap, "binary", args.binary, binary_kinds, "SET")
+    for opt, given_kinds, kinds in (("header", headers, header_kinds),
+                                    ("binary", binaries, binary_kinds)):
+        for kind, _ in given_kinds:
+            if kinds[kind][0] not in tables:
+                ap.error("--%s %s needs --table %s"
+                         % (opt, kind, kinds[kind][0]))
+    # The pins of the tables checked.
+    pinned = [p for p in read_pinned(args.pinned) if p[1] in tables]
 
     errors = []
     check_unique(tables, errors)
@@ -438,28 +763,28 @@ def main():
         up = read_upstream(args.upstream)
         added = check_upstream(tables, bases, up,
                                read_bands(args.reserved, up), errors)
-    for spec in args.header:
-        kind, _, path = spec.partition("=")
-        if kind not in HEADER_KINDS or not path:
-            ap.error("bad --header %r: KIND=PATH, KIND one of %s"
-                     % (spec, ", ".join(HEADER_KINDS)))
-        check_header(kind, path, tables, pinned, errors)
-    for spec in args.binary:
-        bits, _, path = spec.partition("=")
-        if bits not in ("32", "64") or not path:
-            ap.error("bad --binary %r: BITS=PATH, BITS 32 or 64" % spec)
-        check_binary(bits, path, pinned, errors)
+    # In the order of --kinds, then by path.
+    headers.sort(key=lambda p: (header_kinds[p[0]][5], p[1]))
+    for kind, path in headers:
+        check_header(kind, path, tables, pinned, header_kinds, errors)
+    binaries.sort(key=lambda p: (binary_kinds[p[0]][3], p[1]))
+    for kind, path in binaries:
+        check_binary(kind, path, pinned, binary_kinds, errors)
 
     for err in errors:
         print("check-numbering: FAIL: %s" % err)
     if errors:
         return 1
-    print("check-numbering: OK: %d i386 and %d x86-64 entries, %d pinned, "
-          "%s, %d headers, %d binaries"
-          % (len(tables["syscall_32.tbl"]), len(tables["syscall_64.tbl"]),
+    counts = ["%d %s" % (len(entries), TABLES[name].label)
+              for name, entries in tables.items()]
+    if len(counts) > 1:
+        counts = [", ".join(counts[:-1]), counts[-1]]
+    print("check-numbering: OK: %s entries, %d pinned, %s, %d headers, "
+          "%d binaries"
+          % (" and ".join(counts),
              len(pinned), "%d additions checked against upstream" % added
              if args.upstream else "no upstream data",
-             len(args.header), len(args.binary)))
+             len(headers), len(binaries)))
     return 0
 
 

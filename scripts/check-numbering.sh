@@ -7,10 +7,14 @@
 # "upstream" tag), with scripts/numbering/frozen-abi.txt and with the
 # numbers upstream allocates up to its newest kernel (upstream-allocations.tsv
 # and reserved-bands.tsv there), and checks the headers of each <target>'s
-# build and its test binaries against them. <build-dir> is the base's:
+# build and its test binaries against them. Which tables, headers and test
+# binaries a target has, on which base, is scripts/numbering/inputs.tsv;
+# what each table numbers, and what each header and set of binaries must
+# agree with, tables.tsv and kinds.tsv. <build-dir> is the base's:
 # build/<base>.
 # Set NUMBERING_SCRATCH to check copies of the inputs instead (the
-# checker's own tests do); it must hold the same layout as made here.
+# checker's own tests do); it must hold the same layout as made here:
+# <table> and base/<table>, <target>/<header kind>, <folder>/<binary>.
 set -eu
 STEP=check-numbering
 . "$(dirname "$0")/lib.sh"
@@ -19,52 +23,104 @@ STEP=check-numbering
 tree=$1
 build=$2
 shift 2
+targets=$*
+base=$(kernel_base "$tree")
+data=$TOP/scripts/numbering
+tab=$(printf '\t')
+
+# The inputs.tsv lines of target $1 on this base, as "kind from path": a
+# line for the base replaces the "*" line of its kind.
+inputs() {
+	own=
+	while IFS=$tab read -r t b kind from path; do
+		if [ "$t" = "$1" ] && [ "$b" = "$base" ]; then
+			own="$own $kind "
+		fi
+	done < "$data/inputs.tsv"
+	found=
+	while IFS=$tab read -r t b kind from path; do
+		[ "$t" = "$1" ] || continue
+		case $b in
+		"$base") ;;
+		'*') case $own in *" $kind "*) continue ;; esac ;;
+		*) continue ;;
+		esac
+		found=1
+		[ "$from" = - ] || echo "$kind $from $path"
+	done < "$data/inputs.tsv"
+	[ -n "$found" ] || die "no inputs for target '$1' on base $base in $data/inputs.tsv"
+}
 
 in=${NUMBERING_SCRATCH:-$build/numbering}
 if [ -z "${NUMBERING_SCRATCH:-}" ]; then
 	rm -rf "$in"
 	mkdir -p "$in/base"
-	for t in 32 64; do
-		cp "$tree/arch/x86/entry/syscalls/syscall_$t.tbl" "$in/syscall_$t.tbl"
-		git -C "$tree" show "upstream:arch/x86/entry/syscalls/syscall_$t.tbl" \
-			> "$in/base/syscall_$t.tbl" ||
-			die "cannot read the unpatched syscall_$t.tbl from $tree"
+	for f in frozen-abi.txt upstream-allocations.tsv reserved-bands.tsv \
+		tables.tsv kinds.tsv; do
+		cp "$data/$f" "$in/$f"
 	done
-	for f in frozen-abi.txt upstream-allocations.tsv reserved-bands.tsv; do
-		cp "$TOP/scripts/numbering/$f" "$in/$f"
-	done
-	for target in "$@"; do
-		hdr=$build/headers/$target/include/asm
-		gen=$build/$target/kernel/arch/x86/include/generated
-		mkdir -p "$in/$target"
-		case $target in
-		i386)	cp "$hdr/unistd_32.h" "$in/$target/uapi_32"
-			cp "$gen/uapi/asm/unistd_32.h" "$in/$target/gen_32" ;;
-		x86_64)	cp "$hdr/unistd_32.h" "$in/$target/uapi_32"
-			cp "$hdr/unistd_64.h" "$in/$target/uapi_64"
-			cp "$gen/uapi/asm/unistd_64.h" "$in/$target/gen_64"
-			cp "$gen/asm/unistd_32_ia32.h" "$in/$target/ia32" ;;
-		*)	die "unknown target '$target'" ;;
-		esac
+	for target in $targets; do
+		[ -f "$TOP/scripts/targets/$target.conf" ] || die "unknown target '$target'"
+		rows=$(inputs "$target")
 		# shellcheck source=/dev/null disable=SC2086
-		for set in $(. "$TOP/scripts/targets/$target.conf" && echo $TEST_SETS); do
-			bits=${set#m}
-			mkdir -p "$in/bin$bits"
-			cp "$build/tests/$set"/* "$in/bin$bits/"
+		sets=$(. "$TOP/scripts/targets/$target.conf" && echo $TEST_SETS)
+		for set in $sets; do
+			printf '%s\n' "$rows" | grep -q "^$set tests " ||
+				die "test set $set of $target has no tests line in $data/inputs.tsv"
 		done
+		while read -r kind from path; do
+			case $from in
+			tree)
+				if [ -f "$in/$kind" ]; then continue; fi
+				cp "$tree/$path" "$in/$kind"
+				git -C "$tree" show "upstream:$path" > "$in/base/$kind" ||
+					die "cannot read the unpatched $path from $tree" ;;
+			headers/*|kernel)
+				if [ "$from" = kernel ]; then
+					src=$build/$target/kernel/$path
+				else
+					src=$build/$from/include/$path
+				fi
+				[ -f "$src" ] || die "no $src: build the $target kernel and the headers first"
+				mkdir -p "$in/$target"
+				cp "$src" "$in/$target/$kind" ;;
+			tests)
+				case " $sets " in *" $kind "*) ;; *) continue ;; esac
+				mkdir -p "$in/$path"
+				cp "$build/tests/$kind"/* "$in/$path/" ;;
+			*)	die "$data/inputs.tsv: $target $kind: unknown source '$from'" ;;
+			esac
+		done <<EOF
+$rows
+EOF
 	done
 fi
 
-set -- --tbl32 "$in/syscall_32.tbl" --tbl64 "$in/syscall_64.tbl" \
-	--base-tbl32 "$in/base/syscall_32.tbl" \
-	--base-tbl64 "$in/base/syscall_64.tbl" --pinned "$in/frozen-abi.txt" \
+set -- --tables "$in/tables.tsv" --kinds "$in/kinds.tsv" \
+	--pinned "$in/frozen-abi.txt" \
 	--upstream "$in/upstream-allocations.tsv" --reserved "$in/reserved-bands.tsv"
-for h in "$in"/*/uapi_* "$in"/*/gen_* "$in"/*/ia32; do
-	[ -f "$h" ] && set -- "$@" --header "$(basename "$h")=$h"
-done
-for bits in 32 64; do
-	for b in "$in/bin$bits"/*; do
-		[ -f "$b" ] && set -- "$@" --binary "$bits=$b"
-	done
+seen=' '
+for target in $targets; do
+	rows=$(inputs "$target")
+	while read -r kind from path; do
+		case $from in
+		tree)	case $seen in *" $kind "*) continue ;; esac
+			seen="$seen$kind "
+			set -- "$@" --table "$kind=$in/$kind" \
+				--base-table "$kind=$in/base/$kind" ;;
+		tests)	case $seen in *" $path/ "*) continue ;; esac
+			seen="$seen$path/ "
+			for b in "$in/$path"/*; do
+				if [ -f "$b" ]; then
+					set -- "$@" --binary "$kind=$b"
+				fi
+			done ;;
+		*)	if [ -f "$in/$target/$kind" ]; then
+				set -- "$@" --header "$kind=$in/$target/$kind"
+			fi ;;
+		esac
+	done <<EOF
+$rows
+EOF
 done
 run "$TOP/scripts/check-numbering.py" "$@"

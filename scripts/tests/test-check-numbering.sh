@@ -4,9 +4,12 @@
 # Usage: scripts/tests/test-check-numbering.sh <tree-dir> <build-dir> <target>...
 #
 # Each folder in scripts/tests/numbering/ is one case: "mutate", a shell
-# snippet run inside a copy of the real inputs (tables, unpatched tables,
-# frozen-abi.txt, upstream-allocations.tsv, reserved-bands.tsv, <target>/
-# headers, bin32/ and bin64/ test binaries), and
+# snippet run inside a copy of the real inputs (the tables by the names
+# of scripts/numbering/tables.tsv: syscall_32.tbl, generic.tbl, arm.tbl...,
+# base/ with the unpatched ones, frozen-abi.txt, upstream-allocations.tsv,
+# reserved-bands.tsv, tables.tsv, kinds.tsv, <target>/<header kind>, and
+# the test binaries in the folders of scripts/numbering/inputs.tsv: bin32/,
+# bin64/, bin-aarch64/, bin-armhf/), and
 # "expect": an "exit=<status>" line and then fixed strings the checker's
 # output must contain. A mutate that exits 77 does not apply to the
 # targets checked (its input is not there) and is reported as skipped.
@@ -23,7 +26,8 @@ tree=$1
 build=$2
 shift 2
 real=$build/numbering
-for f in frozen-abi.txt upstream-allocations.tsv reserved-bands.tsv; do
+for f in frozen-abi.txt upstream-allocations.tsv reserved-bands.tsv \
+	tables.tsv kinds.tsv; do
 	[ -f "$real/$f" ] ||
 		die "no $f in $real: run scripts/check-numbering.sh first"
 done
