@@ -200,7 +200,8 @@ $$(call kimage,$(1)): $(STAMPS)/$(1)$(KVARIANT)-config FORCE
 	scripts/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel
 endif
 
-$(BUILD)/$(1)/debug-exit: $(call target_var,$(1),GUEST_EXIT_SOURCE) scripts/targets/$(1).conf | deps
+$(BUILD)/$(1)/debug-exit: $(call target_var,$(1),GUEST_EXIT_SOURCE) scripts/guest/debug-exit.h \
+		scripts/targets/$(1).conf | deps
 	$(BACKGROUND) scripts/build-guest-tool.sh $(1) $$< $$@
 
 $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \

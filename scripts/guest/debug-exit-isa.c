@@ -10,24 +10,18 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "debug-exit.h"
 #include <sys/io.h>
 
 #define DEBUG_EXIT_PORT 0xf4
 
 int main(int argc, char **argv)
 {
-	unsigned long value;
-	char *end;
+	long value;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: debug-exit <value>\n");
+	value = debug_exit_value(argc, argv);
+	if (value < 0)
 		return 2;
-	}
-	value = strtoul(argv[1], &end, 0);
-	if (*argv[1] == '\0' || *end != '\0' || value > 0x7f) {
-		fprintf(stderr, "debug-exit: bad value '%s' (0..127)\n", argv[1]);
-		return 2;
-	}
 	if (ioperm(DEBUG_EXIT_PORT, 4, 1)) {
 		perror("debug-exit: ioperm");
 		return 1;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "debug-exit.h"
 
 /* The semihosting operation and the reason of an ordinary exit. */
 #define SYS_EXIT			0x18
@@ -21,19 +22,12 @@
 
 int main(int argc, char **argv)
 {
-	unsigned long value;
+	long value;
 	uint64_t block[2];
-	char *end;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: debug-exit <value>\n");
+	value = debug_exit_value(argc, argv);
+	if (value < 0)
 		return 2;
-	}
-	value = strtoul(argv[1], &end, 0);
-	if (*argv[1] == '\0' || *end != '\0' || value > 0x7f) {
-		fprintf(stderr, "debug-exit: bad value '%s' (0..127)\n", argv[1]);
-		return 2;
-	}
 	block[0] = ADP_STOPPED_APPLICATION_EXIT;
 	block[1] = (value << 1) | 1;
 	/* AArch64 semihosting: operation in w0, parameter block in x1. */
