@@ -100,7 +100,9 @@ KSFT_DIR := $(TREE)/tools/testing/selftests
 # The base's series: patches/<base>/series names its patches, those that
 # every base shares as ../<name>, the others from patches/<base>/.
 PATCHES := patches/$(BASE)
-PATCH_FILES := $(wildcard patches/*.patch $(PATCHES)/*.patch)
+# The cover letter is not applied: a change to it re-applies nothing.
+COVER_LETTER := $(PATCHES)/0000-cover-letter.patch
+PATCH_FILES := $(filter-out $(COVER_LETTER),$(wildcard patches/*.patch $(PATCHES)/*.patch))
 # "make test" on the second base leaves out the checks that the first base
 # ran (BASE_FREE_CHECKS=no).
 BASE_FREE_CHECKS ?= yes
@@ -148,7 +150,7 @@ BACKGROUND := nice -n 19
 ## all: install what is missing, build and boot the targets, print the matrix
 all: matrix
 
-## test: everything (lint, parser, man page, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
+## test: everything (lint, parser, man page, cover letter, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
 # The kernels come first, as the longest step: the parallel make starts
 # its goals in order, and the others fill the cores that they leave idle.
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
@@ -156,7 +158,7 @@ all: matrix
 # measure the checkers.
 test: deps
 	+$(SIDE_BY_SIDE_MAKE) kernels $(if $(filter yes,$(BASE_FREE_CHECKS)),lint check-parser check-man) \
-		$(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
+		check-cover $(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
 	status=$$?; $(PRINT_STEP_TIMES); exit $$status
 
 
@@ -181,6 +183,19 @@ check-cross-base:
 refresh-patches: $(STAMPS)/series
 	scripts/refresh-patches.sh $(TREE) $(PATCHES)
 	@touch $(STAMPS)/series
+
+## cover-letter: write the figures of $(BASE)'s cover letter from build/<base>/linux (patch count, lines added, base version, shortlog, diffstat)
+# Every figure of the cover letter that comes from the tree is written by
+# scripts/series/cover-figures.sh, never typed; run it after a change to
+# the series (after refresh-patches).
+cover-letter: $(STAMPS)/series
+	scripts/series/cover-figures.sh $(TREE) $(COVER_LETTER)
+
+## check-cover: fail, with a diff, if a figure of the cover letter disagrees with the tree ("make test" runs it)
+# Reads the applied tree's git history only: no build.
+check-cover: $(STAMPS)/series
+	scripts/series/cover-figures.sh --check $(TREE) $(COVER_LETTER)
+.PHONY: cover-letter check-cover
 
 # Per-target rules. $(1) is the target name.
 define target_rules

@@ -33,7 +33,8 @@
  *
  * and some, what only they have: ABI_NR_URETPROBE (x86-64),
  * abi_port_in() (x86), ABI_STATFS64_SIZE (32-bit ABIs with statfs64()),
- * ABI_ARG64_EVEN_PAIRS (ARM EABI).
+ * ABI_ARG64_EVEN_PAIRS (ARM EABI), ABI_RET_IS_ARG0 (ARM and AArch64,
+ * whose return register is the first argument's too).
  */
 #ifndef ABI_H
 #define ABI_H

@@ -38,7 +38,7 @@
  *
  *  - the result is the model's: the inner call's value, or EINVAL (under
  *    a RESOLVE context, for every inner call here, none of which resolves
- *    a path name),
+ *    a path name, but ENOSYS for a number past the end of the table),
  *    EFAULT, E2BIG, ENOSYS, EBADF as the case may be, and nothing else;
  *  - a descriptor the inner dup() made is close-on-exec exactly when the
  *    last OPENFLAGS context asked for it, and the mask the inner
@@ -708,6 +708,19 @@ static long model_ctxs(const struct fuzzer *f, const struct call *c,
 	return 0;
 }
 
+/* Is the inner call a number past the end of the table (no hole in it)? */
+static bool past_table_end(const struct call *c)
+{
+	unsigned int i;
+
+	if (c->inner != IN_NOSYS)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(holes); i++)
+		if ((unsigned int)c->nr == holes[i])
+			return false;
+	return true;
+}
+
 /*
  * What the call must return: a value, -errno, or NEW_FD. The blacklist
  * comes last: a blacklisted number with a bad outer argument gets that
@@ -729,8 +742,12 @@ static long model(const struct fuzzer *f, const struct call *c,
 		return ret;
 	if (c->inner >= IN_BL_INDIRECT && c->inner < IN_NOSYS)
 		return -EINVAL;
-	/* No inner call here resolves a path name: none runs under RESOLVE. */
-	if (e->resolve)
+	/*
+	 * No inner call here resolves a path name: none runs under RESOLVE
+	 * but a number past the end of the table, which is no syscall and
+	 * gets ENOSYS as the direct call does. A hole in it gets EINVAL.
+	 */
+	if (e->resolve && !past_table_end(c))
 		return -EINVAL;
 	switch (c->inner) {
 	case IN_GETPPID:

@@ -658,6 +658,60 @@ static void check_refused(void)
 	}
 }
 
+/*
+ * Numbers that the running kernel does not implement, past the end of its
+ * table: under a RESOLVE context they get ENOSYS, as without one and as
+ * the direct call, not the EINVAL of a call that resolves no path name.
+ * Each row is a number, so far past the table's end, and whether an
+ * OPENFLAGS context and the RESOLVE one are set.
+ */
+static const struct {
+	const char *name;
+	long past_end;
+	bool openflags, resolve;
+} past_end_rows[] = {
+	{ "past_table_end_without_context_is_enosys", 0, false, false },
+	{ "past_table_end_is_enosys", 0, false, true },
+	{ "past_table_end_with_openflags_is_enosys", 0, true, true },
+	{ "far_past_table_end_is_enosys", 100, false, true },
+};
+
+/*
+ * A number past the end of every ABI's table, on every base: x86-64's
+ * ends below 548 (x32's numbers included), the others below 470. A number
+ * inside a table that the running kernel leaves out (a hole, or a call
+ * that its configuration lacks) is no number past its end: under a
+ * RESOLVE context it gets EINVAL, as every number off the path lists.
+ */
+#define PAST_EVERY_TABLE	1000
+
+static void check_past_table_end(void)
+{
+	long end = PAST_EVERY_TABLE;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(past_end_rows); i++) {
+		const struct indirect_ctx *ctxs[2];
+		unsigned long p[INDIRECT_NR_PARAMS] = {
+			AT_FDCWD, (unsigned long)"d", O_RDONLY,
+		};
+		long nr = end + past_end_rows[i].past_end;
+		unsigned int n = 0;
+
+		if (past_end_rows[i].openflags)
+			ctxs[n++] = cloexec_ctxs[0];
+		if (past_end_rows[i].resolve) {
+			resolve_ctx.resolve = RESOLVE_BENEATH;
+			ctxs[n++] = resolve_ctxs[0];
+		}
+		if (direct_call(nr, p) != -ENOSYS)
+			ksft_print_msg("%s: the direct call of %ld is no ENOSYS\n",
+				       past_end_rows[i].name, nr);
+		check_long(past_end_rows[i].name, -ENOSYS,
+			   indirect_result(nr, n ? ctxs : NULL, n, p));
+	}
+}
+
 /* The context's own checks, and what the call leaves behind. */
 static void check_context(void)
 {
@@ -898,8 +952,9 @@ int main(void)
 	setup_tree();
 	ksft_print_msg("%zu calls that resolve path names on ABI %s\n",
 		       ARRAY_SIZE(path_calls), HARNESS_BUILD_ABI);
-	/* rows, two per call, refused, context, races, escapes */
-	ksft_set_plan(1 + 2 * ARRAY_SIZE(path_calls) + 2 + 18 + 2 + 1);
+	/* rows, two per call, refused, past the end, context, races, escapes */
+	ksft_set_plan(1 + 2 * ARRAY_SIZE(path_calls) + 2 +
+		      ARRAY_SIZE(past_end_rows) + 18 + 2 + 1);
 
 	check_rows();
 	for (i = 0; i < ARRAY_SIZE(path_calls); i++) {
@@ -927,6 +982,7 @@ int main(void)
 		check_long(name, 0, check_call_inside(c));
 	}
 	check_refused();
+	check_past_table_end();
 	check_context();
 	check_rename_race(RESOLVE_BENEATH, "race-beneath",
 			  "rename_race_beneath_no_escape");

@@ -3,8 +3,9 @@
  * Seccomp judges every inner call, blacklisted numbers and numbers that
  * are no syscall included, before indirect() refuses a blacklisted one.
  * A filter's verdict on such a call acts as on a direct one: ERRNO(x)
- * gives x, KILL_PROCESS kills with SIGSYS, TRAP raises SIGSYS naming the
- * inner number, and USER_NOTIF tells the supervisor of it. Only a call
+ * gives x, KILL_PROCESS kills with SIGSYS, TRAP raises SIGSYS naming
+ * indirect() itself (as for every inner call: indirect_seccomp_test),
+ * and USER_NOTIF tells the supervisor of it. Only a call
  * that the filters let through (ALLOW, or CONTINUE from the supervisor)
  * meets the blacklist: EINVAL, or ENOSYS for a number that is no
  * syscall.
@@ -197,7 +198,7 @@ static void run_case(const struct inner_call *call, enum verdict v)
 	case TRAP:
 		CHECK("child_exits", 0, fate);
 		CHECK("sigsys_count", 1, r->sigsys);
-		CHECK("si_syscall", call->nr, r->sig_syscall);
+		CHECK("si_syscall_is_indirect", __NR_indirect, r->sig_syscall);
 		CHECK("si_arch", INDIRECT_AUDIT_ARCH, r->sig_arch);
 		/*
 		 * Rolled back, as a direct call: the outer call's number on

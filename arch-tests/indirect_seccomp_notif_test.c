@@ -18,6 +18,10 @@
  * extra arguments, which socket() ignores; the filter matches all six on
  * this binary's arch. Each case runs in a child with a supervisor thread,
  * for a filter cannot be removed; SIGALRM ends a child that hangs.
+ *
+ * Under a RESOLVE context no supervisor is notified, for none can be told
+ * its rules: the call fails with ENOSYS
+ * (indirect_seccomp_notif_resolve_test).
  */
 #include <poll.h>
 #include <pthread.h>

@@ -6,9 +6,12 @@
  * and the same arguments, after the outer indirect() itself was allowed.
  * Each verdict is checked against a direct call under the same filter:
  * ERRNO, KILL_PROCESS, KILL_THREAD, TRAP, LOG, ALLOW, USER_NOTIF and
- * TRACE (with and without a tracer).
- * TRAP's SIGSYS handler finds the outer call in its ucontext, as a
- * direct call's handler finds that call.
+ * TRACE (without a tracer, with one that does not set PTRACE_O_INDIRECT
+ * and with one that does).
+ * TRAP's SIGSYS describes the outer call, indirect() itself, whose
+ * registers its handler finds in its ucontext, as a direct call's
+ * handler finds that call's: a siginfo that named the inner call would
+ * not match the registers (indirect_seccomp_trap_emulation_test).
  *
  * Every filter matches one call only: getppid() with six marked
  * arguments, on this binary's arch. getppid() ignores its arguments, so
@@ -28,7 +31,7 @@
 #include <sys/ucontext.h>
 #include <sys/user.h>
 #include <sys/wait.h>
-#include "indirect_test.h"
+#include "indirect_tracer.h"
 
 #define TEST_ARCH		ABI_AUDIT_ARCH
 
@@ -324,19 +327,19 @@ static void trap_child(unsigned int direct)
 }
 
 /*
- * TRAP: SIGSYS's siginfo names the inner syscall and arch, with the
- * filter's data. As for a direct call, the call returns with the
- * registers rolled back: on x86 the return register gets back its own
- * syscall number, which for the inner call is indirect()'s; on arm64,
- * whose return register is also the first argument's, it gets back the
- * first argument, which for the inner call is the inner number
- * (ABI_ROLLBACK_RET). The handler's ucontext holds the outer call's
- * registers, as a direct call's holds that call's: that value in the
- * return register, indirect()'s arguments in the argument registers and,
- * on ARM, __NR_indirect in the syscall number register (x8, r7). The
- * call address is the instruction pointer, just after the syscall
- * instruction of the stub that makes direct calls too (the C library's,
- * or on ia32 the vDSO's).
+ * TRAP: SIGSYS's siginfo names the outer call, __NR_indirect in the
+ * caller's arch, with the filter's data. As for a direct call, the call
+ * returns with the registers rolled back: on x86 the return register
+ * gets back its own syscall number, which for the inner call is
+ * indirect()'s; on arm64, whose return register is also the first
+ * argument's, it gets back the first argument, which for the inner call
+ * is the inner number (ABI_ROLLBACK_RET). The handler's ucontext holds
+ * the outer call's registers, as a direct call's holds that call's: that
+ * value in the return register, indirect()'s arguments in the argument
+ * registers and, on ARM, __NR_indirect in the syscall number register
+ * (x8, r7). The call address is the instruction pointer, just after the
+ * syscall instruction of the stub that makes direct calls too (the C
+ * library's, or on ia32 the vDSO's).
  */
 static void test_trap(void)
 {
@@ -355,7 +358,7 @@ static void test_trap(void)
 	check_long("seccomp_trap_inner_si_signo", SIGSYS, res->info.si_signo);
 	check_long("seccomp_trap_inner_si_code", SYS_SECCOMP,
 		   res->info.si_code);
-	check_long("seccomp_trap_inner_si_syscall", TARGET_NR,
+	check_long("seccomp_trap_inner_si_syscall_is_indirect", __NR_indirect,
 		   res->info.si_syscall);
 	check_long("seccomp_trap_inner_si_arch", TEST_ARCH,
 		   res->info.si_arch);
@@ -450,9 +453,20 @@ static void test_user_notif(void)
 		   res->inner_with_ctx);
 }
 
-/* What the tracer does when told of the TRACE verdict. */
-enum trace_mode { TRACE_NO_TRACER, TRACE_CONTINUE, TRACE_SKIP, TRACE_REWRITE };
+/* The tracer, and what it does when told of the TRACE verdict. */
+enum trace_mode {
+	TRACE_NO_TRACER,	/* none */
+	TRACE_LEGACY,		/* no PTRACE_O_INDIRECT; lets calls run */
+	TRACE_CONTINUE,		/* PTRACE_O_INDIRECT; lets the call run */
+	TRACE_SKIP,		/* and syscall number -1, a value */
+	TRACE_REWRITE,		/* and syscall number REWRITE_NR */
+};
 
+/*
+ * Without a tracer, and with one that does not set PTRACE_O_INDIRECT,
+ * the child makes the direct call too: the one stop that such a tracer
+ * gets is the direct call's.
+ */
 static void trace_child(unsigned int mode)
 {
 	if (mode != TRACE_NO_TRACER) {
@@ -461,73 +475,89 @@ static void trace_child(unsigned int mode)
 		raise(SIGSTOP);
 	}
 	install_filter(SECCOMP_RET_TRACE | FILTER_DATA, 0);
-	res->direct = mode == TRACE_NO_TRACER ? direct_call(TARGET_NR, marked) : 0;
+	res->direct = mode == TRACE_NO_TRACER || mode == TRACE_LEGACY ?
+		      direct_call(TARGET_NR, marked) : 0;
 	res->inner = inner_call(marked);
 }
 
-/*
- * Trace a child through its TRACE event. Return the event message, or
- * -1 if no event came; the registers at the event go to @regs.
- */
-static long trace_one(enum trace_mode mode, struct abi_regs *regs,
-		      long *child_fate)
+/* What the tracer saw: its stops, and the last stop's message and regs. */
+struct trace_seen {
+	enum trace_mode mode;
+	long indirect_set;
+	long stops;
+	long msg;
+	struct abi_regs regs;
+	long fate;
+};
+
+static void trace_stop(pid_t pid, void *arg)
 {
-	long msg = -1;
+	struct trace_seen *s = arg;
+	struct abi_regs changed;
 	unsigned long evmsg;
-	int status;
+
+	s->stops++;
+	if (!ptrace(PTRACE_GETEVENTMSG, pid, NULL, &evmsg))
+		s->msg = evmsg;
+	if (abi_get_regs(pid, &s->regs))
+		ksft_exit_fail_msg("reading the registers: %s\n",
+				   strerror(errno));
+	changed = s->regs;
+	if (s->mode == TRACE_SKIP) {
+		ABI_REG_NR(&changed) = -1;
+		ABI_REG_RET(&changed) = -FILTER_ERRNO;
+	} else if (s->mode == TRACE_REWRITE) {
+		ABI_REG_NR(&changed) = REWRITE_NR;
+	} else {
+		return;
+	}
+	if (abi_set_regs(pid, &changed))
+		ksft_print_msg("%s: %s\n", ABI_SET_REGS_HOW, strerror(errno));
+}
+
+/* Trace a child through its calls, as @mode says, into @s. */
+static void trace_one(enum trace_mode mode, struct trace_seen *s)
+{
+	unsigned long options = PTRACE_O_TRACESECCOMP;
 	pid_t pid;
 
+	memset(s, 0, sizeof(*s));
+	s->mode = mode;
+	s->msg = -1;
+	if (mode != TRACE_LEGACY)
+		options |= PTRACE_O_INDIRECT;
 	pid = start_child(trace_child, mode);
-	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
-		ksft_exit_fail_msg("tracee did not stop\n");
-	if (ptrace(PTRACE_SETOPTIONS, pid, NULL,
-		   (void *)(PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL)))
-		ksft_exit_fail_msg("PTRACE_SETOPTIONS: %s\n", strerror(errno));
-	ptrace(PTRACE_CONT, pid, NULL, NULL);
-	for (;;) {
-		if (waitpid(pid, &status, 0) != pid)
-			ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
-		if (!WIFSTOPPED(status))
-			break;
-		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
-			ptrace(PTRACE_GETEVENTMSG, pid, NULL, &evmsg);
-			msg = evmsg;
-			abi_get_regs(pid, regs);
-			if (mode == TRACE_SKIP) {
-				struct abi_regs skip = *regs;
+	s->fate = tracer_run(pid, options, &s->indirect_set, trace_stop, s);
+}
 
-				ABI_REG_NR(&skip) = -1;
-				ABI_REG_RET(&skip) = -FILTER_ERRNO;
-				abi_set_regs(pid, &skip);
-			} else if (mode == TRACE_REWRITE) {
-				struct abi_regs other = *regs;
+/* The argument registers that differ from the inner call's arguments. */
+static long args_differing(struct abi_regs *regs)
+{
+	long differing = 0;
+	unsigned int i;
 
-				ABI_REG_NR(&other) = REWRITE_NR;
-				abi_set_regs(pid, &other);
-			}
-			ptrace(PTRACE_CONT, pid, NULL, NULL);
-		} else {
-			ptrace(PTRACE_CONT, pid, NULL,
-			       (void *)(long)WSTOPSIG(status));
-		}
-	}
-	*child_fate = fate(status);
-	return msg;
+	for (i = 0; i < INDIRECT_NR_PARAMS; i++)
+		if ((unsigned long)*abi_reg_arg(regs, i) != marked[i])
+			differing |= 1L << i;
+	return differing;
 }
 
 /*
  * TRACE: without a tracer the call fails with ENOSYS, as a direct one
- * does. A tracer stops in the outer call, whose first argument is the
- * inner call's number, and the inner call runs only if the tracer lets
- * it; setting the syscall number to -1 skips it with the tracer's value.
- * Any other number refuses it with EPERM: the kernel has its copy of the
- * inner call and cannot follow the change (indirect_seccomp_trace_test
- * shows that the call does not run).
+ * does, and so it does with a tracer that does not understand inner
+ * calls (no PTRACE_O_INDIRECT), which is never stopped for one: it
+ * would take indirect()'s registers for the call. A tracer that sets
+ * PTRACE_O_INDIRECT stops with the inner call in the registers, its
+ * number and its six arguments, as a direct call's tracer does; the
+ * call runs if it lets it, setting the syscall number to -1 skips it
+ * with the tracer's value, and another number is the call that the
+ * filters judge again and that runs if they let it: here they answer it
+ * ERRNO(REWRITE_ERRNO). indirect_seccomp_trace_test changes every
+ * register in turn.
  */
 static void test_trace(void)
 {
-	struct abi_regs regs;
-	long child_fate, msg;
+	struct trace_seen s;
 	int status;
 
 	status = run_child(trace_child, TRACE_NO_TRACER);
@@ -535,25 +565,36 @@ static void test_trace(void)
 	check_long("seccomp_trace_no_tracer_direct", -ENOSYS, res->direct);
 	check_long("seccomp_trace_no_tracer_inner", -ENOSYS, res->inner);
 
-	memset(&regs, 0, sizeof(regs));
-	msg = trace_one(TRACE_CONTINUE, &regs, &child_fate);
-	check_long("seccomp_trace_child_exits", 0, child_fate);
-	check_long("seccomp_trace_event_data", FILTER_DATA, msg);
-	check_long("seccomp_trace_tracer_sees_outer_nr", __NR_indirect,
-		   (long)ABI_REG_NR(&regs));
-	check_long("seccomp_trace_tracer_sees_inner_nr_in_arg0", TARGET_NR,
-		   (long)*abi_reg_arg(&regs, 0));
+	trace_one(TRACE_LEGACY, &s);
+	check_long("seccomp_trace_legacy_tracer_child_exits", 0, s.fate);
+	check_long("seccomp_trace_legacy_tracer_direct_runs", getpid(),
+		   res->direct);
+	check_long("seccomp_trace_legacy_tracer_stops_for_direct_only", 1,
+		   s.stops);
+	check_long("seccomp_trace_legacy_tracer_inner_enosys", -ENOSYS,
+		   res->inner);
+
+	trace_one(TRACE_CONTINUE, &s);
+	check_long("seccomp_trace_option_accepted", 1, s.indirect_set);
+	check_long("seccomp_trace_child_exits", 0, s.fate);
+	check_long("seccomp_trace_one_stop", 1, s.stops);
+	check_long("seccomp_trace_event_data", FILTER_DATA, s.msg);
+	check_long("seccomp_trace_tracer_sees_inner_nr", TARGET_NR,
+		   (long)ABI_REG_NR(&s.regs));
+	check_long("seccomp_trace_tracer_sees_inner_args", 0,
+		   args_differing(&s.regs));
 	check_long("seccomp_trace_continue_runs", getpid(), res->inner);
 
-	msg = trace_one(TRACE_SKIP, &regs, &child_fate);
-	check_long("seccomp_trace_skip_child_exits", 0, child_fate);
-	check_long("seccomp_trace_skip_event_data", FILTER_DATA, msg);
+	trace_one(TRACE_SKIP, &s);
+	check_long("seccomp_trace_skip_child_exits", 0, s.fate);
+	check_long("seccomp_trace_skip_event_data", FILTER_DATA, s.msg);
 	check_long("seccomp_trace_skip_returns_tracer_value", -FILTER_ERRNO,
 		   res->inner);
 
-	msg = trace_one(TRACE_REWRITE, &regs, &child_fate);
-	check_long("seccomp_trace_rewrite_child_exits", 0, child_fate);
-	check_long("seccomp_trace_rewrite_refused", -EPERM, res->inner);
+	trace_one(TRACE_REWRITE, &s);
+	check_long("seccomp_trace_rewrite_child_exits", 0, s.fate);
+	check_long("seccomp_trace_rewrite_judged_again", -REWRITE_ERRNO,
+		   res->inner);
 }
 
 int main(void)
@@ -565,9 +606,9 @@ int main(void)
 	if (res == MAP_FAILED)
 		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 #ifdef ABI_UC_NR
-	ksft_set_plan(3 * 5 + 3 + 3 + 20 + 6 + 13);
+	ksft_set_plan(3 * 5 + 3 + 3 + 20 + 6 + 19);
 #else
-	ksft_set_plan(3 * 5 + 3 + 3 + 19 + 6 + 13);
+	ksft_set_plan(3 * 5 + 3 + 3 + 19 + 6 + 19);
 #endif
 
 	test_returning_verdict("errno", SECCOMP_RET_ERRNO | FILTER_ERRNO,

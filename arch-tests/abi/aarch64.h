@@ -88,6 +88,16 @@ static inline unsigned long abi_syscall_insn(const ucontext_t *uc)
 #define ABI_ROLLBACK_WHAT		"arg0"
 
 /*
+ * The return register is also the first argument's (x0). At the seccomp
+ * stop of an inner call (PTRACE_O_INDIRECT) it holds the inner call's
+ * first argument, as a direct call's does, and a tracer that changes it
+ * without skipping the call has changed the return register, which
+ * fails the call with EPERM: the first argument of an inner call cannot
+ * be changed there.
+ */
+#define ABI_RET_IS_ARG0		1
+
+/*
  * A ptrace tracer's view of a syscall stop: the general registers
  * (PTRACE_GETREGSET of NT_PRSTATUS), x0 the return register and x0 to
  * x5 the arguments, and the syscall number, which is not x8 but the
