@@ -184,18 +184,28 @@ refresh-patches: $(STAMPS)/series
 	scripts/refresh-patches.sh $(TREE) $(PATCHES)
 	@touch $(STAMPS)/series
 
-## cover-letter: write the figures of $(BASE)'s cover letter from build/<base>/linux (patch count, lines added, base version, shortlog, diffstat)
+## cover-letter: write the figures of $(BASE)'s cover letter from build/<base>/linux (patch count, lines added, base version, shortlog, diffstat), and its Cost figures when build/<base>/bench has results
 # Every figure of the cover letter that comes from the tree is written by
 # scripts/series/cover-figures.sh, never typed; run it after a change to
-# the series (after refresh-patches).
+# the series (after refresh-patches). The figures of its Cost section come
+# from the last bench run of the base (scripts/series/cover-costs.py),
+# when build/<base>/bench holds results for every ABI that it names.
 cover-letter: $(STAMPS)/series
 	scripts/series/cover-figures.sh $(TREE) $(COVER_LETTER)
 
-## check-cover: fail, with a diff, if a figure of the cover letter disagrees with the tree ("make test" runs it)
-# Reads the applied tree's git history only: no build.
+## check-cover: fail, with a diff, if a figure of the cover letter disagrees with the tree, or its Cost figures with build/<base>/bench when that has results ("make test" runs it)
+# Reads the applied tree's git history and the bench results only: no
+# build, no boot. In "make test" it runs beside bench-check, and checks
+# the Cost figures against the results of the bench run before, if any:
+# without them it says that it did not check them, and does not fail.
 check-cover: $(STAMPS)/series
 	scripts/series/cover-figures.sh --check $(TREE) $(COVER_LETTER)
-.PHONY: cover-letter check-cover
+
+## cover-costs: write the Cost figures of $(BASE)'s cover letter from the bench results in build/<base>/bench (after make bench or bench-check); fails, naming the file, without them
+# Reads the results only: it builds and boots nothing.
+cover-costs:
+	scripts/series/cover-costs.py $(BUILD)/bench $(COVER_LETTER)
+.PHONY: cover-letter check-cover cover-costs
 
 # Per-target rules. $(1) is the target name.
 define target_rules

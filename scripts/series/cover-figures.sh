@@ -27,6 +27,14 @@
 # Without --check the cover letter is rewritten in place when it differs.
 # With --check nothing is written: the script prints a diff of the letter
 # against the figures of the tree and exits 1 if they disagree.
+#
+# Then the figures of the "Cost" section, which come from the bench
+# results of the tree's base, build/<base>/bench next to <tree-dir>, go
+# the same way through scripts/series/cover-costs.py (see there): written,
+# or checked with --check, when those results are there; when they are
+# not, it says that the Cost figures are not written (or not checked),
+# and that is no failure here. "make cover-costs" writes them, and fails
+# without results.
 set -eu
 STEP=cover-figures
 . "$(dirname "$0")/../lib.sh"
@@ -54,6 +62,9 @@ if [ -f "$tree/.git/harness-applied" ] &&
 	warn "$tree has commits that are not in patches/ (make refresh-patches);" \
 	     "the figures are those of its HEAD"
 fi
+
+bench=$(dirname "$tree")/bench
+costs="$(dirname "$0")/cover-costs.py"
 
 work=$(mktemp -d)
 remove_work() { rm -rf "$work"; }
@@ -185,15 +196,23 @@ if [ -n "$check" ]; then
 	fix="scripts/series/cover-figures.sh $tree $letter"
 	[ ! -f "$tree/.git/harness-package-version" ] ||
 		fix="make cover-letter BASE=$(kernel_base "$tree")"
+	# Both checks run, and either fails the script.
+	status=0
 	if ! diff -u --label "$letter" --label "$letter, from $tree" \
 			"$letter" "$work/letter"; then
 		[ -z "$notes" ] || printf '%s\n' "$notes" | sed "s/^/$STEP: /" >&2
-		die "figures of $letter disagree with $tree (diff above);" \
-		    "write them with: $fix"
+		printf '%s: error: figures of %s disagree with %s (diff above);' \
+			"$STEP" "$letter" "$tree" >&2
+		printf ' write them with: %s\n' "$fix" >&2
+		status=1
+	elif [ -n "$notes" ]; then
+		printf '%s: error: %s\n' "$STEP" "$notes" >&2
+		status=1
+	else
+		echo "  [$STEP] $letter: figures agree with $tree ($count patches)"
 	fi
-	[ -z "$notes" ] || die "$notes"
-	echo "  [$STEP] $letter: figures agree with $tree ($count patches)"
-	exit 0
+	"$costs" --check --if-results "$bench" "$letter" || status=1
+	exit "$status"
 fi
 [ -z "$notes" ] || printf '%s\n' "$notes" | while IFS= read -r note; do warn "$note"; done
 if cmp -s "$letter" "$work/letter"; then
@@ -202,3 +221,4 @@ else
 	cat "$work/letter" >"$letter"
 	echo "  [$STEP] $letter: figures written from $tree ($count patches)"
 fi
+"$costs" --if-results "$bench" "$letter" || exit 1
