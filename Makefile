@@ -63,7 +63,7 @@ unexport ARCH SIDE_BY_SIDE
 .DELETE_ON_ERROR:
 
 # The goals that are the same on every base run once, not once per base.
-BASE_FREE_GOALS := help deps lint check-parser check-man distclean
+BASE_FREE_GOALS := help deps lint check-parser check-man distclean readme-costs
 
 ifneq ($(word 2,$(BASE)),)
 # Several bases: each goal runs on each base in turn, in a make of its own
@@ -432,6 +432,15 @@ help:
 ## deps: install the missing Debian packages (needs root)
 deps:
 	scripts/install-deps.sh
+
+## readme-costs: write the bench figures of README.md's Benchmarks section from build/<base>/bench of every base (after make bench or bench-check)
+# Reads the results only: it builds and boots nothing. Figures whose
+# results are absent stay as they are, and it says so. "make test" does
+# not check them: arm64's figures move by an instruction or two from one
+# bench run to the next, so a check against the run before would fail.
+readme-costs:
+	scripts/series/readme-costs.py $(TOPBUILD) README.md
+.PHONY: readme-costs
 
 ## check-man: render the man pages with groff; any warning fails
 check-man: | deps

@@ -28,13 +28,21 @@
  *   ABI_SET_REGS_HOW	a ptrace tracer's view of a syscall stop, and
  *			ABI_POKEUSER_NR where PTRACE_POKEUSER sets the
  *			syscall number
+ *   ABI_SPARE_NAME, ABI_SPARE_MASK, ABI_SPARE_BEFORE, ABI_SPARE_FLIP,
+ *   abi_reg_spare(), abi_syscall_spare()	a register of a tracer's view
+ *			that is none of the syscall number, the arguments and
+ *			the return register (bits of one, on i386), and a
+ *			call made with the syscall instruction that reads it
+ *			right after
  *   abi_clock(), abi_clock_units(), abi_clock_step(), ABI_CLOCK_NAME
  *			the benchmarks' clock, and the units of its step
  *
  * and some, what only they have: ABI_NR_URETPROBE (x86-64),
  * abi_port_in() (x86), ABI_STATFS64_SIZE (32-bit ABIs with statfs64()),
  * ABI_ARG64_EVEN_PAIRS (ARM EABI), ABI_RET_IS_ARG0 (ARM and AArch64,
- * whose return register is the first argument's too).
+ * whose return register is the first argument's too),
+ * ABI_SINGLESTEP_FLAG and ABI_UC_FLAGS() (x86, whose single-step is a
+ * flag of the task's saved frame).
  */
 #ifndef ABI_H
 #define ABI_H

@@ -151,6 +151,44 @@ static inline long abi_set_regs(pid_t pid, const struct abi_regs *r)
 }
 
 /*
+ * A register of a tracer's view that is neither the syscall number, an
+ * argument nor the return register: x19 (not x7, which a syscall stop's
+ * report borrows). abi_syscall_spare() makes syscall @sysnr of four
+ * arguments with svc, ABI_SPARE_BEFORE in that register, and stores in
+ * *@spare what the register holds right after it, of the bits of
+ * ABI_SPARE_MASK; a tracer flips ABI_SPARE_FLIP in it (abi_reg_spare()).
+ * Return the result, or -errno.
+ */
+#define ABI_SPARE_NAME		"x19"
+#define ABI_SPARE_MASK		0xffffffffffffffffUL
+#define ABI_SPARE_BEFORE	0x5a5a5a5a12345678UL
+#define ABI_SPARE_FLIP		0x0ff0000000ff0000UL
+
+static inline abi_reg_t *abi_reg_spare(struct abi_regs *r)
+{
+	return &r->gp.regs[19];
+}
+
+static inline long abi_syscall_spare(long sysnr, unsigned long a0,
+				     unsigned long a1, unsigned long a2,
+				     unsigned long a3, unsigned long *spare)
+{
+	register unsigned long x8 __asm__("x8") = sysnr;
+	register unsigned long x0 __asm__("x0") = a0;
+	register unsigned long x1 __asm__("x1") = a1;
+	register unsigned long x2 __asm__("x2") = a2;
+	register unsigned long x3 __asm__("x3") = a3;
+	register unsigned long x19 __asm__("x19") = ABI_SPARE_BEFORE;
+
+	__asm__ volatile("svc #0"
+			 : "+r"(x0), "+r"(x19)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+			 : "memory");
+	*spare = x19 & ABI_SPARE_MASK;
+	return x0;
+}
+
+/*
  * The benchmarks' clock: the virtual counter, CNTVCT_EL0, in
  * nanoseconds. QEMU's generic timer ticks in virtual nanoseconds, which
  * under "-icount shift=0" are guest instructions, so that the figures

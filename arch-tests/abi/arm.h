@@ -181,6 +181,47 @@ static inline long abi_set_regs(pid_t pid, const struct abi_regs *r)
 }
 
 /*
+ * A register of a tracer's view that is neither the syscall number, an
+ * argument nor the return register: r8 (not r12, which a syscall stop's
+ * report borrows on arm64). abi_syscall_spare() makes syscall @sysnr of
+ * four arguments with svc, ABI_SPARE_BEFORE in that register, and stores
+ * in *@spare what the register holds right after it, of the bits of
+ * ABI_SPARE_MASK; a tracer flips ABI_SPARE_FLIP in it (abi_reg_spare()).
+ * r7, the number's, is Thumb's frame pointer: the call saves it around
+ * the svc. Return the result, or -errno.
+ */
+#define ABI_SPARE_NAME		"r8"
+#define ABI_SPARE_MASK		0xffffffffUL
+#define ABI_SPARE_BEFORE	0x5a5a1234UL
+#define ABI_SPARE_FLIP		0x0ff000ffUL
+
+static inline abi_reg_t *abi_reg_spare(struct abi_regs *r)
+{
+	return &r->gp.uregs[8];
+}
+
+static inline long abi_syscall_spare(long sysnr, unsigned long a0,
+				     unsigned long a1, unsigned long a2,
+				     unsigned long a3, unsigned long *spare)
+{
+	register unsigned long r0 __asm__("r0") = a0;
+	register unsigned long r1 __asm__("r1") = a1;
+	register unsigned long r2 __asm__("r2") = a2;
+	register unsigned long r3 __asm__("r3") = a3;
+	register unsigned long r8 __asm__("r8") = ABI_SPARE_BEFORE;
+
+	__asm__ volatile("push {r7}\n\t"
+			 "mov r7, %[nr]\n\t"
+			 "svc #0\n\t"
+			 "pop {r7}"
+			 : "+r"(r0), "+r"(r8)
+			 : [nr] "r"(sysnr), "r"(r1), "r"(r2), "r"(r3)
+			 : "memory");
+	*spare = r8 & ABI_SPARE_MASK;
+	return r0;
+}
+
+/*
  * The benchmarks' clock: the virtual counter, CNTVCT, in nanoseconds.
  * QEMU's generic timer ticks in virtual nanoseconds, which under
  * "-icount shift=0" are guest instructions, so that the figures count

@@ -155,6 +155,53 @@ static inline long abi_set_regs(pid_t pid, const struct abi_regs *r)
 }
 
 /*
+ * A register of a tracer's view that is neither the syscall number, an
+ * argument nor the return register. ebx to ebp are all arguments, eax the
+ * return register and orig_eax the number: what is left is esp, eip, the
+ * segments and the flags, of which the direction flag is one that user
+ * code may set and the kernel gives back as the frame holds it.
+ * abi_syscall_spare() makes syscall @sysnr of four arguments with int
+ * $0x80, DF clear as the ABI has it (ABI_SPARE_BEFORE), and stores in
+ * *@spare the DF bit (ABI_SPARE_MASK) of the flags right after it, which
+ * it then clears again; a tracer flips ABI_SPARE_FLIP, DF, in the flags
+ * (abi_reg_spare()). Return the result, or -errno.
+ */
+#define ABI_SPARE_NAME		"eflags.DF"
+#define ABI_SPARE_MASK		0x400UL		/* X86_EFLAGS_DF */
+#define ABI_SPARE_BEFORE	0UL
+#define ABI_SPARE_FLIP		0x400UL
+
+static inline abi_reg_t *abi_reg_spare(struct abi_regs *r)
+{
+	return &r->gp.eflags;
+}
+
+static inline long abi_syscall_spare(long sysnr, unsigned long a0,
+				     unsigned long a1, unsigned long a2,
+				     unsigned long a3, unsigned long *spare)
+{
+	unsigned long flags;
+	long ret;
+
+	__asm__ volatile("int $0x80\n\t"
+			 "pushfl\n\t"
+			 "popl %1\n\t"
+			 "cld"
+			 : "=a"(ret), "=r"(flags)
+			 : "0"(sysnr), "b"(a0), "c"(a1), "d"(a2), "S"(a3)
+			 : "memory", "cc");
+	*spare = flags & ABI_SPARE_MASK;
+	return ret;
+}
+
+/*
+ * Single-stepping sets the trap flag in the task's saved flags, which a
+ * detach clears again; a SIGTRAP handler clears it in its ucontext.
+ */
+#define ABI_SINGLESTEP_FLAG	0x100UL		/* X86_EFLAGS_TF */
+#define ABI_UC_FLAGS(uc)	((uc)->uc_mcontext.gregs[REG_EFL])
+
+/*
  * The benchmarks' clock: the TSC, which under QEMU's "-icount shift=0"
  * counts guest instructions.
  */

@@ -152,6 +152,47 @@ static inline long abi_set_regs(pid_t pid, const struct abi_regs *r)
 }
 
 /*
+ * A register of a tracer's view that is neither the syscall number, an
+ * argument nor the return register: r12. abi_syscall_spare() makes syscall
+ * @sysnr of four arguments with the syscall instruction, ABI_SPARE_BEFORE
+ * in that register, and stores in *@spare what the register holds right
+ * after it, of the bits of ABI_SPARE_MASK; a tracer flips ABI_SPARE_FLIP
+ * in it (abi_reg_spare()). Return the result, or -errno.
+ */
+#define ABI_SPARE_NAME		"r12"
+#define ABI_SPARE_MASK		0xffffffffffffffffUL
+#define ABI_SPARE_BEFORE	0x5a5a5a5a12345678UL
+#define ABI_SPARE_FLIP		0x0ff0000000ff0000UL
+
+static inline abi_reg_t *abi_reg_spare(struct abi_regs *r)
+{
+	return &r->gp.r12;
+}
+
+static inline long abi_syscall_spare(long sysnr, unsigned long a0,
+				     unsigned long a1, unsigned long a2,
+				     unsigned long a3, unsigned long *spare)
+{
+	register unsigned long r12 __asm__("r12") = ABI_SPARE_BEFORE;
+	register unsigned long r10 __asm__("r10") = a3;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret), "+r"(r12)
+			 : "0"(sysnr), "D"(a0), "S"(a1), "d"(a2), "r"(r10)
+			 : "rcx", "r11", "memory");
+	*spare = r12 & ABI_SPARE_MASK;
+	return ret;
+}
+
+/*
+ * Single-stepping sets the trap flag in the task's saved flags, which a
+ * detach clears again; a SIGTRAP handler clears it in its ucontext.
+ */
+#define ABI_SINGLESTEP_FLAG	0x100UL		/* X86_EFLAGS_TF */
+#define ABI_UC_FLAGS(uc)	((uc)->uc_mcontext.gregs[REG_EFL])
+
+/*
  * The benchmarks' clock: the TSC, which under QEMU's "-icount shift=0"
  * counts guest instructions.
  */
