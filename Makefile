@@ -193,7 +193,7 @@ refresh-patches: $(STAMPS)/series
 cover-letter: $(STAMPS)/series
 	scripts/series/cover-figures.sh $(TREE) $(COVER_LETTER)
 
-## check-cover: fail, with a diff, if a figure of the cover letter disagrees with the tree, or its Cost figures with build/<base>/bench when that has results ("make test" runs it)
+## check-cover: fail, with a diff, if a figure of the cover letter disagrees with the tree; compare its Cost figures with build/<base>/bench when that has results, as advice ("make test" runs it)
 # Reads the applied tree's git history and the bench results only: no
 # build, no boot. In "make test" it runs beside bench-check, and checks
 # the Cost figures against the results of the bench run before, if any:

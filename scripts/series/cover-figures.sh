@@ -31,10 +31,11 @@
 # Then the figures of the "Cost" section, which come from the bench
 # results of the tree's base, build/<base>/bench next to <tree-dir>, go
 # the same way through scripts/series/cover-costs.py (see there): written,
-# or checked with --check, when those results are there; when they are
-# not, it says that the Cost figures are not written (or not checked),
-# and that is no failure here. "make cover-costs" writes them, and fails
-# without results.
+# or compared with --check, when those results are there; when they are
+# not, it says that the Cost figures are not written (or not checked).
+# Neither is a failure here: a bench run's figures move a little from one
+# run to the next (arm64's, some of i386's). "make cover-costs" writes
+# them, and fails without results.
 set -eu
 STEP=cover-figures
 . "$(dirname "$0")/../lib.sh"
@@ -211,7 +212,12 @@ if [ -n "$check" ]; then
 	else
 		echo "  [$STEP] $letter: figures agree with $tree ($count patches)"
 	fi
-	"$costs" --check --if-results "$bench" "$letter" || status=1
+	# Advice, not a failure: arm64's figures and a few of i386's move by
+	# an instruction or a few from one bench run to the next, so the
+	# letter of one run disagrees with the results of the next. The
+	# goals themselves are bench-check's.
+	"$costs" --check --if-results "$bench" "$letter" ||
+		echo "  [$STEP] $letter: the Cost figures differ from the last bench run in $bench (see above); write them with: make cover-costs"
 	exit "$status"
 fi
 [ -z "$notes" ] || printf '%s\n' "$notes" | while IFS= read -r note; do warn "$note"; done
