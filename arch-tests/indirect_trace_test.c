@@ -28,8 +28,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include "indirect_test.h"
+#include "indirect_tracefs.h"
 
-#define TRACEFS			"/sys/kernel/tracing"
 
 #define TEST_ARCH		ABI_AUDIT_ARCH
 
@@ -129,22 +129,6 @@ static const struct indirect_ctx **ctx_array(enum ctx_set set)
 		break;
 	}
 	return ctxs;
-}
-
-/* Write @value to the tracefs file @name; 0 or -errno. */
-static int tracefs_write(const char *name, const char *value)
-{
-	char path[256];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), TRACEFS "/%s", name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) != (ssize_t)strlen(value))
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 /* The trace buffer, NUL-terminated, in a static buffer. */
@@ -437,20 +421,6 @@ static long restarted_call(pid_t *pid)
 		ksft_print_msg("restart: the sleeper ended with status %#x\n",
 			       status);
 	return *result;
-}
-
-/* Keep every event of the test's tasks on one CPU's buffer, in order. */
-static void stay_on_this_cpu(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		ksft_print_msg("sched_setaffinity: %s\n", strerror(errno));
 }
 
 /*

@@ -40,8 +40,8 @@
 #include <sys/utsname.h>
 #include <linux/perf_event.h>
 #include "indirect_test.h"
+#include "indirect_tracefs.h"
 
-#define TRACEFS			"/sys/kernel/tracing"
 
 #define RAW_ENTER		"raw_syscalls/sys_enter"
 #define RAW_EXIT		"raw_syscalls/sys_exit"
@@ -72,22 +72,6 @@ static bool compat_task(void)
 #else
 	return false;
 #endif
-}
-
-/* Write @value to the tracefs file @name; 0 or -errno. */
-static int tracefs_write(const char *name, const char *value)
-{
-	char path[256];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), TRACEFS "/%s", name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) != (ssize_t)strlen(value))
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 /* Does tracefs have event @event ("<system>/<name>")? */
@@ -631,20 +615,6 @@ static void events_off(void)
 		event_filter(OPENAT_EXIT, "0");
 	}
 	tracefs_write("trace", "");
-}
-
-/* Keep every event of the test's tasks on one CPU's buffer, in order. */
-static void stay_on_this_cpu(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		ksft_print_msg("sched_setaffinity: %s\n", strerror(errno));
 }
 
 int main(void)
