@@ -131,24 +131,6 @@ static const struct indirect_ctx **ctx_array(enum ctx_set set)
 	return ctxs;
 }
 
-/* The trace buffer, NUL-terminated, in a static buffer. */
-static const char *tracefs_read_trace(void)
-{
-	static char buf[1 << 18];
-	ssize_t n, len = 0;
-	int fd = open(TRACEFS "/trace", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		ksft_exit_fail_msg("open " TRACEFS "/trace: %s\n",
-				   strerror(errno));
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
 #define MAX_EVENTS		64
 #define EVENT_SIZE		192
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the tests that read the kernel's trace events share: writing a
- * tracefs file, and keeping a test's tasks on one CPU, so that their
- * events are in one buffer, in the order they fired.
+ * tracefs file, reading the trace, and keeping a test's tasks on one CPU,
+ * so that their events are in one buffer, in the order they fired.
  */
 #ifndef INDIRECT_TRACEFS_H
 #define INDIRECT_TRACEFS_H
@@ -31,6 +31,24 @@ static inline int tracefs_write(const char *name, const char *value)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* The trace buffer, NUL-terminated, in a static buffer. */
+static inline char *tracefs_read_trace(void)
+{
+	static char buf[1 << 18];
+	ssize_t n, len = 0;
+	int fd = open(TRACEFS "/trace", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		ksft_exit_fail_msg("open " TRACEFS "/trace: %s\n",
+				   strerror(errno));
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return buf;
 }
 
 /* Keep every event of the test's tasks on one CPU's buffer, in order. */

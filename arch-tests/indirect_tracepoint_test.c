@@ -295,24 +295,6 @@ struct run {
 
 static bool have_openat_events;
 
-/* The trace buffer, NUL-terminated, in a static buffer. */
-static char *tracefs_read_trace(void)
-{
-	static char buf[1 << 18];
-	ssize_t n, len = 0;
-	int fd = open(TRACEFS "/trace", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		ksft_exit_fail_msg("open " TRACEFS "/trace: %s\n",
-				   strerror(errno));
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
 /*
  * The lines of process @pid in @trace, each from what follows its
  * timestamp: "sys_enter: NR 257 (...)", "sys_openat(dfd: ...)". A line
