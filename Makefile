@@ -50,8 +50,8 @@ variant_env = $(if $(KVARIANT),KERNEL_VARIANT=$(KVARIANT:-%=%) )
 # Benchmarks of a debug kernel measure the checkers; the numbering check
 # reads the normal builds' generated headers.
 ifneq ($(KVARIANT),)
-ifneq ($(filter bench bench-% check-numbering,$(MAKECMDGOALS)),)
-$(error $(filter bench bench-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: not meaningful on the debug kernels; drop DEBUG=1)
+ifneq ($(filter bench bench-% profile profile-% check-numbering,$(MAKECMDGOALS)),)
+$(error $(filter bench bench-% profile profile-% check-numbering,$(MAKECMDGOALS)) with DEBUG=1: not meaningful on the debug kernels; drop DEBUG=1)
 endif
 endif
 
@@ -255,9 +255,15 @@ bench-$(1): $$(call kimage_normal,$(1)) $(BUILD)/$(1)/initramfs.cpio.gz
 bench-smap-$(1): $$(call kimage_normal,$(1)) $(BUILD)/$(1)/initramfs.cpio.gz
 	$$(call bench_boot,$(1),bench-smap,$(call target_var,$(1),BENCH_SMAP_CPU))
 
+# A profile: where the target's indirect() calls spend their guest
+# instructions, per function, against the direct call.
+profile-$(1): $$(call kimage_normal,$(1)) $(BUILD)/$(1)/initramfs.cpio.gz
+	scripts/bench/profile.sh $(1) $(BASE) $(BUILD)/$(1)/kernel \
+		$(BUILD)/$(1)/initramfs.cpio.gz $(BUILD)/profile
+
 kernel-$(1): $$(call kimage,$(1))
 image-$(1): $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
-.PHONY: boot-$(1) bench-$(1) bench-smap-$(1) kernel-$(1) image-$(1) tests-$(1)
+.PHONY: boot-$(1) bench-$(1) bench-smap-$(1) profile-$(1) kernel-$(1) image-$(1) tests-$(1)
 endef
 
 # The recipe of a bench boot: $(1) the target, $(2) the name of its log
@@ -274,7 +280,6 @@ scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
 scripts/bench-report.py --target $(1) $(if $(3),--cpu $(3) --smap on) \
 	--log $(BUILD)/$(1)/$(2).log --out $(BUILD)/bench \
 	--verdict $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed \
-	$(addprefix --explained ,$(wildcard scripts/bench/$(BASE)/explained-misses.tsv)) \
 	$(if $(BENCH_CHECK),--check || test -s $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed)
 endef
 
@@ -353,6 +358,10 @@ bench-check: $(addprefix bench-,$(ARCH))
 		sed 's/^/bench-check: /' $$missed; exit 1; \
 	fi
 .PHONY: bench bench-check
+
+## profile: for each benchmark ABI, the guest instructions of indirect(getppid) and of getppid() per function, their difference, the serializing and access-window instructions of each, and indirect()'s instructions one by one, in build/<base>/profile/<target>-<abi>.txt
+profile: $(addprefix profile-,$(ARCH))
+.PHONY: profile
 
 ## check-numbering: check the syscall tables, headers and test binaries of $(ARCH)
 check-numbering: kernels tests

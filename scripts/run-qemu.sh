@@ -3,6 +3,7 @@
 #
 # Usage: scripts/run-qemu.sh test  <target> <kernel> <initramfs> <console-log>
 #        scripts/run-qemu.sh bench <target> <kernel> <initramfs> <console-log>
+#        scripts/run-qemu.sh profile <target> <kernel> <initramfs> <console-log>
 #        scripts/run-qemu.sh shell <target> <kernel> <initramfs>
 #
 # test:  no display, no input, the serial console written to <console-log>,
@@ -12,6 +13,10 @@
 # bench: as test, running the benchmark suites ($BENCH_SIZE: smoke or
 #        full) under "-icount shift=0,sleep=off", so that guest time
 #        counts guest instructions and the figures repeat exactly.
+# profile: as test, running one benchmark variant ($PROFILE, the guest's
+#        harness.profile=<abi>:<variant>:<calls>) untimed, with QEMU's
+#        log of the code in $PROFILE_RANGES (a -dfilter list) written to
+#        $PROFILE_LOG: scripts/bench/profile.sh.
 # shell: the serial console on this terminal, for an interactive busybox
 #        shell (Ctrl-A X quits QEMU).
 # KVM is not used: it does not work on the machines this runs on.
@@ -23,7 +28,7 @@ set -eu
 STEP=run-qemu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 4 ] || die "usage: $0 test|shell <target> <kernel> <initramfs> [<console-log>]"
+[ $# -ge 4 ] || die "usage: $0 test|bench|profile|shell <target> <kernel> <initramfs> [<console-log>]"
 mode=$1
 load_target "$2"
 kernel=$3
@@ -53,6 +58,17 @@ if [ "$mode" = bench ]; then
 	append="$append harness.bench=${BENCH_SIZE:-smoke}"
 	icount="-icount shift=0,sleep=off"
 fi
+# A profile boot (scripts/bench/profile.sh): one benchmark variant, and
+# QEMU's log of each block of code in PROFILE_RANGES, when it is
+# translated (its instructions) and each time it runs.
+profile_log=
+if [ "$mode" = profile ]; then
+	: "${PROFILE:?profile mode needs PROFILE=<abi>:<variant>:<calls>}"
+	: "${PROFILE_RANGES:?profile mode needs PROFILE_RANGES (QEMU -dfilter)}"
+	: "${PROFILE_LOG:?profile mode needs PROFILE_LOG, the QEMU log file}"
+	append="$append harness.profile=$PROFILE"
+	profile_log="-d in_asm,exec,nochain -dfilter $PROFILE_RANGES -D $PROFILE_LOG"
+fi
 # $machine and $icount are empty or two words, $QEMU_EXIT_ARGS the
 # target's words: split on purpose.
 machine=${QEMU_MACHINE:+-M $QEMU_MACHINE}
@@ -60,7 +76,7 @@ machine=${QEMU_MACHINE:+-M $QEMU_MACHINE}
 set -- "$QEMU" $machine -nodefaults -display none -no-reboot -accel tcg \
 	-cpu "$QEMU_CPU" -m "$mem" \
 	-kernel "$kernel" -initrd "$initramfs" -append "$append" \
-	$QEMU_EXIT_ARGS $icount
+	$QEMU_EXIT_ARGS $icount $profile_log
 
 # How far a boot is: the KTAP results in the console log so far, and the
 # last suite or test named there.
@@ -77,7 +93,7 @@ shell)
 	progress_end
 	run "$@" -serial mon:stdio
 	;;
-test|bench)
+test|bench|profile)
 	[ -n "$log" ] || die "test mode needs a <console-log> path"
 	timeout=${BOOT_TIMEOUT:-$default_timeout}
 	rm -f "$log" "$log.status" "$log.stderr"
@@ -95,6 +111,6 @@ test|bench)
 	echo "  [$STEP] $TARGET: QEMU exited with status $status after ${seconds%.*} s"
 	;;
 *)
-	die "unknown mode '$mode' (test, bench or shell)"
+	die "unknown mode '$mode' (test, bench, profile or shell)"
 	;;
 esac

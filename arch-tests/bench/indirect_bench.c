@@ -4,6 +4,8 @@
  *
  * Usage: indirect_bench [rounds [iterations]]
  *        (or BENCH_SIZE=smoke|full in the environment, as the guest sets)
+ *        BENCH_PROFILE=<variant>:<calls> indirect_bench
+ *        (calls of one variant, untimed, for make profile)
  *
  * With HARNESS_ABI=<abi>+audit in the environment (the guest's suite of
  * that name), it measures only the dispatch with auditing on and no rule,
@@ -158,6 +160,41 @@ INDIRECT_GETPPID(2)
 INDIRECT_GETPPID(4)
 INDIRECT_GETPPID(8)
 INDIRECT_GETPPID(16)
+
+/*
+ * Calls that indirect() refuses, each against a direct call that returns
+ * ENOSYS (a number in a hole of the table): a number on the blacklist
+ * (execve, which with zero arguments could do no harm if it ran), more
+ * contexts than INDIRECT_MAX_CTXS, and a context of no known kind. None
+ * may cost more than the successful call of the same shape.
+ */
+static const unsigned int nosys_holes[] = ABI_NR_HOLES;
+static unsigned long refused_params[INDIRECT_NR_PARAMS];
+static const struct sysind_ctx_OPENFLAGS unknown_ctx = { .ctx = 0x7fff };
+static const struct indirect_ctx *unknown_ctxs[] = {
+	(const struct indirect_ctx *)&unknown_ctx,
+};
+
+static void call_nosys(void)
+{
+	syscall(nosys_holes[0]);
+}
+
+static void call_indirect_blacklisted(void)
+{
+	syscall(__NR_indirect, __NR_execve, NULL, 0, refused_params);
+}
+
+static void call_indirect_too_many(void)
+{
+	syscall(__NR_indirect, __NR_getppid, ctxs, INDIRECT_MAX_CTXS + 1,
+		getppid_params);
+}
+
+static void call_indirect_unknown_ctx(void)
+{
+	syscall(__NR_indirect, __NR_getppid, unknown_ctxs, 1, getppid_params);
+}
 
 /*
  * The dispatch comparison again with auditing on and no rule: a task
@@ -338,6 +375,53 @@ static void setup_tree(void)
 	mkdirat_params[2] = 0755;
 }
 
+/* The variants of one comparison. */
+struct variant_set {
+	struct variant *v;
+	unsigned int n;
+};
+
+/*
+ * BENCH_PROFILE=<variant>:<calls>: make <calls> calls of one variant and
+ * time none, for make profile, whose QEMU logs every block of the
+ * kernel's syscall path that runs.
+ */
+static void run_profile(const char *spec, const struct variant_set *sets,
+			unsigned int n)
+{
+	const char *colon = strchr(spec, ':');
+	unsigned long calls, i;
+	unsigned int s, k;
+	char *end;
+
+	ksft_set_plan(1);
+	if (!colon || colon == spec)
+		ksft_exit_fail_msg("BENCH_PROFILE=%s: want <variant>:<calls>\n",
+				   spec);
+	errno = 0;
+	calls = strtoul(colon + 1, &end, 10);
+	if (errno || *end || !calls)
+		ksft_exit_fail_msg("BENCH_PROFILE=%s: <calls> is no positive number\n",
+				   spec);
+	for (s = 0; s < n; s++)
+		for (k = 0; k < sets[s].n; k++) {
+			const struct variant *v = &sets[s].v[k];
+
+			if (strlen(v->name) != (size_t)(colon - spec) ||
+			    strncmp(v->name, spec, colon - spec))
+				continue;
+			ksft_print_msg("profile: %lu calls of %s\n", calls,
+				       v->name);
+			for (i = 0; i < calls; i++)
+				v->call();
+			ksft_test_result_pass("profile %s\n", v->name);
+			ksft_finished();
+		}
+	ksft_exit_fail_msg("BENCH_PROFILE=%s: no variant of that name\n", spec);
+	/* Not reached: ksft_exit_fail_msg() exits, though 6.1's says not. */
+	exit(KSFT_FAIL);
+}
+
 static void setup(void)
 {
 	unsigned int i;
@@ -379,6 +463,12 @@ int main(int argc, char **argv)
 		{ .name = "indirect_accept", .call = call_indirect_accept },
 	};
 
+	struct variant refusals[] = {
+		{ .name = "nosys", .call = call_nosys },
+		{ .name = "indirect_blacklisted", .call = call_indirect_blacklisted },
+		{ .name = "indirect_too_many", .call = call_indirect_too_many },
+		{ .name = "indirect_unknown_ctx", .call = call_indirect_unknown_ctx },
+	};
 	struct variant lookups[] = {
 		{ .name = "openat", .call = call_openat },
 		{ .name = "mkdirat", .call = call_mkdirat },
@@ -398,7 +488,17 @@ int main(int argc, char **argv)
 		  .call = call_indirect_mkdirat_beneath },
 	};
 
+	struct variant_set all[] = {
+		{ dispatch, ARRAY_SIZE(dispatch) },
+		{ contexts, ARRAY_SIZE(contexts) },
+		{ refusals, ARRAY_SIZE(refusals) },
+		{ sockets, ARRAY_SIZE(sockets) },
+		{ accepts, ARRAY_SIZE(accepts) },
+		{ lookups, ARRAY_SIZE(lookups) },
+		{ beneath, ARRAY_SIZE(beneath) },
+	};
 	const char *size = getenv("BENCH_SIZE"), *abi;
+	const char *profile = getenv("BENCH_PROFILE");
 	bool audit_part;
 
 	/* smoke: enough for CI to check the goals; full: for people. */
@@ -429,12 +529,15 @@ int main(int argc, char **argv)
 		ksft_finished();
 	}
 	setup();
-	ksft_set_plan(7);
+	if (profile)
+		run_profile(profile, all, ARRAY_SIZE(all));
+	ksft_set_plan(8);
 	ksft_print_msg("%u rounds of %u samples of %u call%s; ABI %s\n", rounds,
 		       iterations, batch, batch > 1 ? "s" : "", HARNESS_BUILD_ABI);
 	measure_timing_cost();
 	compare("bare_dispatch", dispatch, ARRAY_SIZE(dispatch));
 	compare("context_cost", contexts, ARRAY_SIZE(contexts));
+	compare("refused_calls", refusals, ARRAY_SIZE(refusals));
 	compare("cloexec_socket", sockets, ARRAY_SIZE(sockets));
 	compare("cloexec_accept", accepts, ARRAY_SIZE(accepts));
 	/* Before the first RESOLVE context of the boot, then after it. */

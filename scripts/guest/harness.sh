@@ -7,9 +7,15 @@
 # binary's own KTAP nested inside. It ends with an end-of-run line and the
 # verdict passed to QEMU by debug-exit (scripts/targets/<target>.conf's
 # GUEST_EXIT_SOURCE). Kernel command line:
-#   harness.mode=test|bench|shell  run the tests (default), the benchmark
-#                             suites, or give a shell
+#   harness.mode=test|bench|profile|shell  run the tests (default), the
+#                             benchmark suites, one benchmark variant
+#                             (harness.profile), or give a shell
 #   harness.bench=smoke|full  benchmark size (default smoke)
+#   harness.profile=<abi>:<variant>:<calls>  in profile mode, run only
+#                             the benchmark suite of <abi>, making
+#                             <calls> calls of one of its variants and
+#                             timing none (make profile, whose QEMU logs
+#                             each block of code that the kernel runs)
 #   harness.timeout=<s>       per-binary time limit (default 300)
 #   harness.skip=<a>,<b>      test binaries not to run on this kernel,
 #                             each reported as skipped (the debug kernels
@@ -245,6 +251,18 @@ harness_main() {
 	bench)	HARNESS_SUITES=${HARNESS_BENCH_SUITES:-}
 		BENCH_SIZE=$(harness_param bench smoke)
 		export BENCH_SIZE
+		harness_run_tests ;;
+	profile)
+		profile=$(harness_param profile "")
+		HARNESS_SUITES=
+		for s in ${HARNESS_BENCH_SUITES:-}; do
+			[ "${s%%:*}" = "${profile%%:*}" ] &&
+				HARNESS_SUITES="$HARNESS_SUITES $s"
+		done
+		[ -n "$HARNESS_SUITES" ] ||
+			harness_bail_out "harness.profile=$profile: no benchmark suite of that ABI"
+		BENCH_PROFILE=${profile#*:}
+		export BENCH_PROFILE
 		harness_run_tests ;;
 	shell)	harness_shell ;;
 	*)	echo "harness: unknown harness.mode '$(harness_param mode test)'"

@@ -200,28 +200,16 @@ FIGURES = {
     "openat_armed": (lambda r, t, a: r.median(t, a, "openat_armed"), whole),
     "lookup_armed_extra": (lambda r, t, a: r.figure(
         t, a, "lookup_armed_extra_openat"), whole),
-    "dispatch_goal": (lambda r, t, a: r.goal(t, a, "dispatch_extra", "limit"),
-                      whole, "one"),
-    "dispatch_over": (lambda r, t, a: r.goal(t, a, "dispatch_extra") -
-                      r.goal(t, a, "dispatch_extra", "limit"), whole),
+    # The refused calls, over a direct call that returns ENOSYS.
+    "refused_blacklisted": (lambda r, t, a: r.goal(t, a,
+                                                   "refused_blacklisted"),
+                            whole),
+    "refused_too_many": (lambda r, t, a: r.goal(t, a, "refused_too_many"),
+                         whole),
+    "refused_unknown_ctx": (lambda r, t, a: r.goal(t, a,
+                                                   "refused_unknown_ctx"),
+                            whole),
 }
-
-
-def misses_dispatch_goal(r, abis):
-    """The paragraph's ABIs miss dispatch_extra, explained; x86's meet it."""
-    for name, (t, a) in abis:
-        verdict = r.verdict(t, a, "dispatch_extra")
-        if not verdict.startswith("MISSED, explained"):
-            raise Wrong("the text says that %s misses the goal "
-                        "dispatch_extra, an explained miss; %s says: %s"
-                        % (name, r.path(t + "-goals.tsv"), verdict))
-    for name, (t, a) in ABI_NAMES.items():
-        if t in ("x86_64", "i386"):
-            verdict = r.verdict(t, a, "dispatch_extra")
-            if verdict != "met":
-                raise Wrong("the text says that x86 meets the goal "
-                            "dispatch_extra; %s says, of %s: %s"
-                            % (r.path(t + "-goals.tsv"), name, verdict))
 
 
 # The words around the figures, {figure} for each group of them; spaces
@@ -245,8 +233,9 @@ FRAGMENTS = [
      "first RESOLVE context: {openat_armed}",),
     ("once a RESOLVE context has armed the hook: {lookup_armed_extra} more "
      "per lookup",),
-    ("misses the goal of {dispatch_goal} that x86 meets: by {dispatch_over}",
-     misses_dispatch_goal),
+    ("A refused call over a direct call that returns ENOSYS: blacklisted "
+     "{refused_blacklisted}, too many contexts {refused_too_many}, a context "
+     "of no known kind {refused_unknown_ctx}",),
 ]
 
 
