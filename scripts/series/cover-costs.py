@@ -24,9 +24,9 @@ wrapped again at 72 columns, with its indent.
 In the indented paragraphs (the figures), a number that no fragment
 claims is an error: a typed figure, which no run wrote. The paragraphs
 that explain the figures may hold numbers of the code (words to zero,
-stores), which no run measures. A sentence that the results no longer
-bear out ("misses the goal ... by N") is an error too, with what the
-results say.
+stores), which no run measures. A fragment may also check a claim of
+its sentence against the results (a function after its words), and
+fails with what the results say.
 
 Without --check the letter is rewritten in place when it differs. With
 --check nothing is written: the script prints a diff of the letter against

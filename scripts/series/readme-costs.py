@@ -7,8 +7,8 @@ Usage: scripts/series/readme-costs.py [--check] [<build-dir> [<readme>]]
 <build-dir> (build/ of this checkout by default) holds <base>/bench of
 each base, as scripts/bench-report.py writes it ("make bench-check" or
 "make bench" with BASE=<base>): <target>-<abi>.tsv (the medians),
-<target>-goals.tsv and <target>-figures.tsv; the SMAP run of "make bench"
-writes the same as <target>-max-*. <readme> is README.md by default.
+<target>-goals.tsv and <target>-figures.tsv. <readme> is README.md by
+default.
 
 The section is the text from "## Benchmarks" to the next "## " heading.
 A table whose header names ABIs (x86-64 | ia32 compat | i386) gives the
@@ -34,7 +34,7 @@ Without --check the README is rewritten in place when it differs. With
 against the results and exits 1 if a figure disagrees. Either way a
 claim that the results no longer bear out exits 1, saying what they say.
 Figures whose result files are absent (a base not benched, an
-architecture not booted, no SMAP run) are left as they are, with "not
+architecture not booted) are left as they are, with "not
 checked: no results for base <base>" ("not written"), and exit 0.
 """
 
@@ -510,7 +510,7 @@ def rewrite(lines, build):
 
 def absent(R, done):
     """Lines that say which figures are not checked (done) for want of
-    which result files: of make bench-check, of make bench's SMAP run."""
+    which result files of make bench-check."""
     out = []
     for base, r in sorted(R.items()):
         if not os.path.isdir(r.folder):
@@ -518,8 +518,7 @@ def absent(R, done):
                        "bench-check BASE=%s)" % (done, base, show(r.folder),
                                                  base))
             continue
-        for smap, targets, run in (("", TARGETS, "bench-check"),
-                                   ("-max", X86_TARGETS, "bench")):
+        for smap, targets, run in (("", TARGETS, "bench-check"),):
             missing = []
             for t in targets:
                 names = ["%s%s-%s.tsv" % (t, smap, k) for k in
