@@ -15,8 +15,14 @@
  * argument register, in memory shared with the task, and lets the call
  * run. After each call the task compares the descriptor's access mode
  * (F_GETFL & O_ACCMODE) with what the tracer saw for that call: they
- * must be the same for every call. Both modes must have been opened,
- * else the race was not run.
+ * must be the same for every call.
+ *
+ * The guest may have one CPU, where the flipping thread runs only when
+ * the scheduler lets it, and may not run between two given calls at
+ * all. So the task starts the calls only once the thread has flipped,
+ * and stores the mode of its own before each call, O_RDONLY and O_RDWR
+ * in turn: both modes are opened however the two threads happen to be
+ * scheduled, and the thread's flips land wherever they land.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -52,6 +58,7 @@ static char dir[64];
 /* The inner call's parameters, which the flipping thread changes. */
 static unsigned long params[INDIRECT_NR_PARAMS];
 static volatile int stop_flipping;
+static unsigned long flips;
 
 static void *flipper(void *unused __attribute__((unused)))
 {
@@ -60,8 +67,9 @@ static void *flipper(void *unused __attribute__((unused)))
 	while (!stop_flipping) {
 		__atomic_store_n(&params[2], n & 1 ? O_RDWR : O_RDONLY,
 				 __ATOMIC_RELAXED);
+		__atomic_store_n(&flips, ++n, __ATOMIC_RELAXED);
 		/* An odd number of flips, so that a yield leaves either. */
-		if (++n % FLIPS_PER_YIELD == 0)
+		if (n % FLIPS_PER_YIELD == 0)
 			sched_yield();
 	}
 	return NULL;
@@ -91,9 +99,16 @@ static void tracee(void)
 		r->setup = -EPERM;
 		_exit(0);
 	}
+	/* The race is on once the thread has flipped. */
+	while (!__atomic_load_n(&flips, __ATOMIC_RELAXED))
+		sched_yield();
 	for (i = 0; i < CALLS; i++) {
-		long fd = indirect_result(__NR_openat, NULL, 0, params);
+		long fd;
 		int mode;
+
+		__atomic_store_n(&params[2], i & 1 ? O_RDWR : O_RDONLY,
+				 __ATOMIC_RELAXED);
+		fd = indirect_result(__NR_openat, NULL, 0, params);
 
 		if (fd < 0) {
 			r->failed_calls++;
