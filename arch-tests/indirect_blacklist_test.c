@@ -14,7 +14,7 @@
  *
  * callable_*: the syscalls that an earlier blacklist refused although
  * they work on the inner call's own registers or read of the frame only
- * what a direct call would read (scripts/blacklist/exceptions.tsv): iopl
+ * what a direct call would read (scripts/blacklist/data/exceptions.tsv): iopl
  * (x86 only), sigaltstack, rt_sigsuspend and, on ia32 and ARM,
  * sigsuspend. Each must do through indirect() what it does when called
  * directly. They also run in a child, which a hang or a fault fails

@@ -193,7 +193,7 @@ static const struct {
 
 /*
  * Numbers in the holes of this ABI's table, on every kernel base and in
- * every later upstream table (scripts/numbering/upstream-allocations.tsv),
+ * every later upstream table (scripts/numbering/data/upstream-allocations.tsv),
  * so that the binaries of one base judge another base's kernel alike: no
  * syscall either (abi.h).
  */

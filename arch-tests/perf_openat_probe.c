@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The workload of the guest's perf suite (scripts/guest/suites/perf/):
+ * The workload of the guest's perf suite (scripts/boot/guest/suites/perf/):
  * a program that opens a file N times, each time with openat(), made
  * either directly or as the inner call of indirect(), and makes no other
  * openat() from start to end (a static binary: no dynamic loader opens

@@ -21,20 +21,114 @@
  *
  * Usage: safe_extract		both extractions, KTAP (needs root, for the
  *				mount namespace)
+ *
+ * It needs libindirect only, installed, and builds anywhere with the
+ * flags that pkg-config gives:
+ *
+ *	cc $(pkg-config --cflags libindirect) -o safe_extract safe_extract.c \
+ *		$(pkg-config --libs libindirect)
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE		/* unshare(), mkdirat() and the others */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
-#include "kselftest.h"
-#include "indirect.h"
+#include <indirect.h>
+
+/*
+ * Its report, in KTAP as the kernel's selftests print theirs (the lines
+ * of kselftest.h, which a program outside the kernel's tree does not
+ * have): exit status 0 when every test passed, 1 when one failed or the
+ * program gave up, 4 when it could not run them.
+ */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define KSFT_PASS	0
+#define KSFT_FAIL	1
+#define KSFT_SKIP	4
+
+static unsigned int ktap_plan, ktap_run, ktap_passed;
+
+static void ktap_print_header(void)
+{
+	/* Line-buffered, so that nothing is printed twice after a fork(). */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+}
+
+static void ktap_set_plan(unsigned int plan)
+{
+	ktap_plan = plan;
+	printf("1..%u\n", plan);
+}
+
+static void ktap_test_result(bool ok, const char *name)
+{
+	ktap_run++;
+	ktap_passed += ok;
+	printf("%sok %u %s\n", ok ? "" : "not ", ktap_run, name);
+}
+
+static __attribute__((format(printf, 1, 2))) void
+ktap_print_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("# ");
+	vprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void ktap_print_totals(void)
+{
+	printf("# Totals: pass:%u fail:%u xfail:0 xpass:0 skip:0 error:0\n",
+	       ktap_passed, ktap_run - ktap_passed);
+}
+
+/* Give up: a test could not be set up. */
+static __attribute__((noreturn, format(printf, 1, 2))) void
+ktap_exit_fail_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("Bail out! ");
+	vprintf(fmt, ap);
+	va_end(ap);
+	ktap_print_totals();
+	exit(KSFT_FAIL);
+}
+
+/* Skip every test, before the plan. */
+static __attribute__((noreturn, format(printf, 1, 2))) void
+ktap_exit_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("1..0 # SKIP ");
+	vprintf(fmt, ap);
+	va_end(ap);
+	exit(KSFT_SKIP);
+}
+
+static __attribute__((noreturn)) void ktap_finished(void)
+{
+	ktap_print_totals();
+	exit(ktap_passed == ktap_plan && ktap_run == ktap_plan ?
+	     KSFT_PASS : KSFT_FAIL);
+}
 
 #define SCRATCH		"/tmp/safe-extract"
 
@@ -125,22 +219,22 @@ static void extract(const char *name, bool resolve, int *failed,
 	int dest;
 
 	if (stat(SCRATCH "/secret", &secret))
-		ksft_exit_fail_msg("stat secret: %s\n", strerror(errno));
+		ktap_exit_fail_msg("stat secret: %s\n", strerror(errno));
 
 	*failed = *escaped = 0;
 	snprintf(dir, sizeof(dir), SCRATCH "/%s", name);
 	if (mkdir(dir, 0755))
-		ksft_exit_fail_msg("mkdir %s: %s\n", dir, strerror(errno));
+		ktap_exit_fail_msg("mkdir %s: %s\n", dir, strerror(errno));
 	dest = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dest < 0)
-		ksft_exit_fail_msg("open %s: %s\n", dir, strerror(errno));
+		ktap_exit_fail_msg("open %s: %s\n", dir, strerror(errno));
 	for (i = 0; i < ARRAY_SIZE(archive); i++) {
 		const struct member *m = &archive[i];
 		int ret = extract_member(dest, m, resolve);
 
 		if (ret) {
 			(*failed)++;
-			ksft_print_msg("%s: %s: %s%s\n", name, m->path,
+			ktap_print_msg("%s: %s: %s%s\n", name, m->path,
 				       strerror(-ret),
 				       m->hostile ? "" : " (a member inside!)");
 		}
@@ -149,13 +243,13 @@ static void extract(const char *name, bool resolve, int *failed,
 	if (!fstatat(dest, "a/hard", &st, AT_SYMLINK_NOFOLLOW) &&
 	    st.st_ino == secret.st_ino && st.st_dev == secret.st_dev) {
 		(*escaped)++;
-		ksft_print_msg("%s: a/hard is %s/secret\n", name, SCRATCH);
+		ktap_print_msg("%s: a/hard is %s/secret\n", name, SCRATCH);
 	}
 	for (i = 0; i < ARRAY_SIZE(outside); i++) {
 
 		if (!lstat(outside[i], &st)) {
 			(*escaped)++;
-			ksft_print_msg("%s: made %s\n", name, outside[i]);
+			ktap_print_msg("%s: made %s\n", name, outside[i]);
 			if (unlink(outside[i]))
 				rmdir(outside[i]);
 		}
@@ -168,34 +262,34 @@ int main(void)
 	int hostile = 0, failed, escaped, fd;
 	unsigned int i;
 
-	ksft_print_header();
+	ktap_print_header();
 	if (!indirect_available())
-		ksft_exit_skip("indirect() is not available (ENOSYS)\n");
+		ktap_exit_skip("indirect() is not available (ENOSYS)\n");
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		ksft_exit_skip("no mount namespace of our own: %s\n",
+		ktap_exit_skip("no mount namespace of our own: %s\n",
 			       strerror(errno));
 	mkdir(SCRATCH, 0755);
 	if (mount("tmpfs", SCRATCH, "tmpfs", 0, NULL))
-		ksft_exit_fail_msg("mount %s: %s\n", SCRATCH, strerror(errno));
+		ktap_exit_fail_msg("mount %s: %s\n", SCRATCH, strerror(errno));
 	/* What a hard link out of the tree would expose. */
 	fd = open(SCRATCH "/secret", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
-		ksft_exit_fail_msg("create secret: %s\n", strerror(errno));
+		ktap_exit_fail_msg("create secret: %s\n", strerror(errno));
 	close(fd);
 	for (i = 0; i < ARRAY_SIZE(archive); i++)
 		hostile += archive[i].hostile;
-	ksft_set_plan(3);
+	ktap_set_plan(3);
 
 	extract("plain", false, &failed, &escaped);
-	ksft_print_msg("plain calls: %d of %d hostile members got out\n",
+	ktap_print_msg("plain calls: %d of %d hostile members got out\n",
 		       escaped, hostile);
-	ksft_test_result(escaped > 0, "plain_calls_escape\n");
+	ktap_test_result(escaped > 0, "plain_calls_escape");
 
 	extract("resolve", true, &failed, &escaped);
-	ksft_print_msg("RESOLVE_BENEATH: %d members refused, %d got out\n",
+	ktap_print_msg("RESOLVE_BENEATH: %d members refused, %d got out\n",
 		       failed, escaped);
-	ksft_test_result(!escaped, "resolve_nothing_escapes\n");
-	ksft_test_result(failed == hostile, "resolve_extracts_every_other_member\n");
-	ksft_finished();
+	ktap_test_result(!escaped, "resolve_nothing_escapes");
+	ktap_test_result(failed == hostile, "resolve_extracts_every_other_member");
+	ktap_finished();
 }

@@ -1,16 +1,21 @@
 #!/bin/sh
 # check-man.sh - render each man page with groff and fail on any warning.
 #
-# Usage: scripts/check-man.sh <page>...
+# Usage: scripts/check-man.sh [<page>...]
 #
 # "groff -man -ww -z" formats the page without output and enables every
 # warning: a bad macro, an unknown escape or a line that cannot break
-# all show up here before a reader sees them.
+# all show up here before a reader sees them. Without a page, every page
+# of man/: indirect.2 and libindirect's pages in section 3.
 set -eu
 STEP=check-man
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || { echo "usage: $0 <page>..." >&2; exit 2; }
+if [ $# -eq 0 ]; then
+	cd "$TOP"
+	set -- man/*.[1-9]
+	[ -f "$1" ] || die "no man page in $TOP/man"
+fi
 command -v groff >/dev/null ||
 	die "groff is missing: apt-get install groff-base (or make deps)"
 

@@ -7,7 +7,7 @@
 # with apt-get (as root). The i386 foreign architecture is added because
 # the i386 guest's busybox comes from busybox-static:i386, and the -m32
 # build of the kernel's seccomp selftest (make check-upstream) links the
-# static libcap of libcap-dev:i386. shellcheck, node and npm are for
+# static libcap of libcap-dev:i386. shellcheck, pyflakes3, node and npm are for
 # "make lint"; npm is installed only when no npm is on the PATH, as Node.js
 # from elsewhere (NodeSource's package, say) brings its own.
 set -eu
@@ -16,7 +16,7 @@ STEP=install-deps
 
 PACKAGES="linux-source-6.1 linux-source-6.12 make
 	busybox-static bc bison flex libelf-dev libssl-dev cpio xz-utils rsync
-	python3 ccache git groff-base libcap-dev libcap-dev:i386 shellcheck nodejs"
+	python3 ccache git groff-base libcap-dev libcap-dev:i386 shellcheck pyflakes3 pkgconf nodejs"
 # What the targets and the test sets need, each named in its own file:
 # cross compilers, C libraries and QEMU (the *_PACKAGE and *_PACKAGES
 # variables of scripts/targets/*.conf and scripts/abis/*.conf).

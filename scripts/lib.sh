@@ -10,6 +10,12 @@ TOP=$(cd "$(dirname "$0")" &&
 		cd ..
 	done && pwd) || { echo "$0: cannot find the repository's top" >&2; exit 1; }
 
+# The harness's Python modules are packages under scripts/ (boot,
+# numbering, blacklist, bench, series, upstream) and import each other
+# by those names.
+PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH}
+export PYTHONPATH
+
 # The makes that the scripts run (kbuild's above all) are makes of their
 # own, with their own -j: not jobs of the Makefile's parallel steps, whose
 # job slots, output sync and nesting level they would otherwise inherit.
@@ -36,7 +42,7 @@ KERNEL_CC="${CCACHE}gcc"
 
 # The folder of what every clone of the repository shares, as ccache's
 # objects are shared: the extracted kernel trees (prepare-tree.sh) and
-# what check-blacklist.py parsed of them. HARNESS_CACHE= for none.
+# what check_blacklist.py parsed of them. HARNESS_CACHE= for none.
 HARNESS_CACHE=${HARNESS_CACHE-${XDG_CACHE_HOME:-$HOME/.cache}/sys-indirect}
 
 # Print the kernel base of the tree $1 (major.minor: 6.1, 6.12): from
@@ -153,9 +159,53 @@ at_exit() {
 $1"
 }
 
+# scratch_dir
+#   Sets $scratch to a new temporary folder, which the script removes when
+#   it exits, however it exits.
+scratch_dir() {
+	# For the scripts that source this file.
+	# shellcheck disable=SC2034
+	scratch=$(mktemp -d) || die "cannot make a temporary folder"
+	# Expanded when the script exits, as the other exit commands.
+	# shellcheck disable=SC2016
+	at_exit 'rm -rf "$scratch"'
+}
+
+# kconfig_off_fragment <tree> <fragment> <heading>
+#   Writes <fragment>: the options that the harness's fragments for
+#   $TARGET (scripts/build/kconfig/common.config and <target>.config) set
+#   but that no Kconfig file of <tree> defines, each "is not set", under
+#   the comment <heading>; and prints their names. A fragment that
+#   merge_config.sh applies last turns them off, so that
+#   configure-kernel.sh's check that every option made it into .config
+#   holds on a tree without them: a point of the series before the patch
+#   that adds one (series/configure.sh), or the unpatched tree
+#   (upstream/configure-unpatched.sh).
+kconfig_off_fragment() {
+	symbols=$2.symbols
+	find "$1" -name 'Kconfig*' -type f -exec sed -n \
+		's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]\{1,\}\).*/CONFIG_\2/p' \
+		{} + | LC_ALL=C sort -u > "$symbols"
+	[ -s "$symbols" ] || die "found no Kconfig symbols in $1"
+	off=$(cat "$TOP/scripts/build/kconfig/common.config" \
+		"$TOP/scripts/build/kconfig/$TARGET.config" |
+		sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*$/\1/p' \
+			-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' |
+		LC_ALL=C sort -u | LC_ALL=C comm -23 - "$symbols")
+	{
+		echo "# $3"
+		for sym in $off; do
+			echo "# $sym is not set"
+		done
+	} > "$2"
+	# One name a word, for the callers' messages.
+	# shellcheck disable=SC2086
+	echo $off
+}
+
 # When the Makefile sets STEP_TIMES, every step adds a line to that file:
 # "<label>\t<seconds>\t<exit status>", which the Makefile prints at the
-# end of "make" and "make test" (scripts/print-step-times.sh). The label
+# end of "make" and "make test" (scripts/build/print-step-times.sh). The label
 # is $STEP_LABEL if the script sets it, else the step and its target. The
 # file is the Makefile's to create: a step run outside "make", "make test",
 # "make boot" or "make matrix" records nothing.

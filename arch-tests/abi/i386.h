@@ -34,7 +34,7 @@
 
 /*
  * Numbers in the holes of the table on every kernel base and in every
- * later upstream table (scripts/numbering/reserved-bands.tsv).
+ * later upstream table (scripts/numbering/data/reserved-bands.tsv).
  */
 #define ABI_NR_HOLES { 222, 223, 251, 285, 388, 389, 390, 391, 392, 415 }
 

@@ -38,7 +38,7 @@
 
 /*
  * Numbers in the holes of the table on every kernel base and in every
- * later upstream table (scripts/numbering/reserved-bands.tsv): 388 to
+ * later upstream table (scripts/numbering/data/reserved-bands.tsv): 388 to
  * 423. Not 335 and 336 (uretprobe and uprobe, 6.11 and 6.18), nor 387,
  * indirect() itself.
  */

@@ -4,7 +4,7 @@
 # Usage: scripts/bench/profile.sh <target> <base> <kernel-build-dir> <initramfs> <out-dir>
 #
 # For each benchmark ABI of the target (its /init's bench_suite lines),
-# boots the kernel twice in profile mode (scripts/run-qemu.sh profile):
+# boots the kernel twice in profile mode (scripts/boot/run-qemu.sh profile):
 # PROFILE_CALLS calls of the direct getppid(), then as many of
 # indirect(getppid) without contexts, each with QEMU logging every block
 # of code that runs in the target's PROFILE_FUNCTIONS (the syscall path:
@@ -47,7 +47,7 @@ for abi in $abis; do
 	for variant in getppid indirect_getppid_0; do
 		log=$out/$TARGET-$abi-$variant
 		PROFILE=$abi:$variant:$calls PROFILE_LOG=$log.qemu.log \
-			"$TOP/scripts/run-qemu.sh" profile "$TARGET" \
+			"$TOP/scripts/boot/run-qemu.sh" profile "$TARGET" \
 			"$kdir/$KIMAGE" "$initramfs" "$log.console"
 		tr -d '\r' < "$log.console" | grep -qx "ok 1 $abi" ||
 			die "the profile boot of $variant on $abi did not pass: see $log.console"

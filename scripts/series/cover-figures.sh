@@ -30,7 +30,7 @@
 #
 # Then the figures of the "Cost" section, which come from the bench
 # results of the tree's base, build/<base>/bench next to <tree-dir>, go
-# the same way through scripts/series/cover-costs.py (see there): written,
+# the same way through scripts/series/cover_costs.py (see there): written,
 # or compared with --check, when those results are there; when they are
 # not, it says that the Cost figures are not written (or not checked).
 # Neither is a failure here: a bench run's figures move a little from one
@@ -53,7 +53,7 @@ letter=$2
 [ "$(git -C "$tree" rev-parse --show-toplevel 2>/dev/null)" = "$tree" ] ||
 	die "$tree is not the top of a git tree; give build/<base>/linux"
 git -C "$tree" rev-parse -q --verify 'upstream^{commit}' >/dev/null ||
-	die "$tree has no 'upstream' tag; run scripts/prepare-tree.sh first"
+	die "$tree has no 'upstream' tag; run scripts/build/prepare-tree.sh first"
 count=$(git -C "$tree" rev-list --count upstream..HEAD) ||
 	die "git rev-list upstream..HEAD failed in $tree"
 [ "$count" -gt 0 ] ||
@@ -65,16 +65,15 @@ if [ -f "$tree/.git/harness-applied" ] &&
 fi
 
 bench=$(dirname "$tree")/bench
-costs="$(dirname "$0")/cover-costs.py"
+costs="$(dirname "$0")/cover_costs.py"
 
-work=$(mktemp -d)
-remove_work() { rm -rf "$work"; }
-at_exit remove_work
+scratch_dir
+work=$scratch
 
 # What the tree says: its base, the lines added per file, and the end of
 # the letter.
 package=$(cat "$tree/.git/harness-package-version") ||
-	die "$tree has no package version; run scripts/prepare-tree.sh first"
+	die "$tree has no package version; run scripts/build/prepare-tree.sh first"
 linux=$(git -C "$tree" show upstream:Makefile | awk -F ' *= *' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	$1 == "SUBLEVEL" { s = $2 } $1 == "EXTRAVERSION" { x = $2; exit }

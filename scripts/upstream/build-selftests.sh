@@ -31,7 +31,7 @@ headers=$(cd "$3" 2>/dev/null && pwd) || die "headers directory $3 not found"
 obj=$(absdir "$4")
 bin=$(absdir "$5")
 [ -f "$headers/include/asm/unistd.h" ] ||
-	die "$headers holds no uapi headers; run scripts/install-headers.sh"
+	die "$headers holds no uapi headers; run scripts/build/install-headers.sh"
 
 # The selftests' Makefiles do not know that their objects depend on the
 # uapi headers: rebuild everything when the headers changed.

@@ -19,7 +19,7 @@ endif
 
 ## check-upstream: the kernel's seccomp and x86 selftests on patched and unpatched $(ARCH); non-zero on a regression
 check-upstream: $(foreach t,$(ARCH),$(UPSTREAM)/$(t)-unpatched.tsv $(UPSTREAM)/$(t)-patched.tsv)
-	scripts/upstream/compare-results.py --known scripts/upstream/known-failures.tsv \
+	scripts/upstream/compare_results.py --known scripts/upstream/known-failures.tsv \
 		$(addprefix --known ,$(wildcard scripts/upstream/$(BASE)/known-failures.tsv)) \
 		--dir $(UPSTREAM) $(ARCH)
 .PHONY: check-upstream
@@ -43,19 +43,21 @@ $(UPSTREAM)/$(1)/$(2)/console.log: $(3)/$(call target_var,$(1),KIMAGE) \
 		$(UPSTREAM)/$(1)/initramfs.cpio.gz
 	@mkdir -p $$(@D)
 	KERNEL_APPEND="harness.timeout=$(UPSTREAM_TIMEOUT) $(KERNEL_APPEND)" \
-		scripts/run-qemu.sh test $(1) $$< $(UPSTREAM)/$(1)/initramfs.cpio.gz $$@
+		scripts/boot/run-qemu.sh test $(1) $$< $(UPSTREAM)/$(1)/initramfs.cpio.gz $$@
 
 $(UPSTREAM)/$(1)-$(2).tsv: $(UPSTREAM)/$(1)/$(2)/console.log \
-		scripts/upstream/collect-results.py scripts/guest/upstream-$(1).init
-	scripts/upstream/collect-results.py --target $(1) \
-		--init scripts/guest/upstream-$(1).init --log $$< --out $$@
+		scripts/upstream/collect_results.py scripts/boot/guest/upstream-$(1).init \
+		scripts/boot/harness_ktap.py scripts/boot/console_badness.py scripts/boot/console-badness.txt
+	scripts/upstream/collect_results.py --target $(1) \
+		--init scripts/boot/guest/upstream-$(1).init --log $$< --out $$@ \
+		--kunit-dir $(TREE)/tools/testing/kunit
 endef
 
 define upstream_rules
 # The unpatched kernel: the patched one's fragments, less the options that
 # only the series has, checked against the patched .config.
 $(STAMPS)/$(1)-unpatched-config: $(UNPATCHED_TREE)/.harness-commit $(STAMPS)/$(1)-config \
-		scripts/upstream/configure-unpatched.sh scripts/configure-kernel.sh
+		scripts/upstream/configure-unpatched.sh scripts/build/configure-kernel.sh
 	scripts/upstream/configure-unpatched.sh $(1) $(UNPATCHED_TREE) \
 		$(BUILD)/$(1)-unpatched/kernel $(BUILD)/$(1)/kernel/.config
 	@touch $$@
@@ -65,14 +67,14 @@ $(STAMPS)/$(1)-unpatched-config: $(UNPATCHED_TREE)/.harness-commit $(STAMPS)/$(1
 $(BUILD)/$(1)-unpatched/kernel/.config: $(STAMPS)/$(1)-unpatched-config
 	@:
 $(BUILD)/$(1)-unpatched/kernel/$(call target_var,$(1),KIMAGE): $(BUILD)/$(1)-unpatched/kernel/.config
-	scripts/build-kernel.sh $(1) $(UNPATCHED_TREE) $(BUILD)/$(1)-unpatched/kernel
+	scripts/build/build-kernel.sh $(1) $(UNPATCHED_TREE) $(BUILD)/$(1)-unpatched/kernel
 	@touch $$@
 
 # One initramfs for both kernels, with its own /init.
-$(UPSTREAM)/$(1)/initramfs.cpio.gz: scripts/guest/upstream-$(1).init \
-		scripts/guest/harness.sh scripts/make-initramfs.sh $(BUILD)/$(1)/debug-exit \
+$(UPSTREAM)/$(1)/initramfs.cpio.gz: scripts/boot/guest/upstream-$(1).init \
+		scripts/boot/guest/harness.sh scripts/build/make-initramfs.sh $(BUILD)/$(1)/debug-exit \
 		$$(call busybox,$(1)) $$(foreach s,$$(call test_sets,$(1)),$(UPSTREAM)/bin/$$(s).list)
-	INITRAMFS_INIT=scripts/guest/upstream-$(1).init scripts/make-initramfs.sh $(1) \
+	INITRAMFS_INIT=scripts/boot/guest/upstream-$(1).init scripts/build/make-initramfs.sh $(1) \
 		$$(call busybox,$(1)) $(BUILD)/$(1)/debug-exit $$@ \
 		$$(foreach s,$$(call test_sets,$(1)),$(UPSTREAM)/bin/$$(s))
 

@@ -5,11 +5,11 @@
 #            <out-dir> <patched .config>
 #
 # The unpatched kernel gets the patched kernel's fragments
-# (scripts/kconfig/common.config and <target>.config) minus the options
+# (scripts/build/kconfig/common.config and <target>.config) minus the options
 # that only the series defines (CONFIG_INDIRECT_SYSCALL). They are found
 # by looking each fragment option up in the unpatched tree's Kconfig
 # files, and switched off in <out-dir>/series-only.config, the last
-# fragment handed to scripts/configure-kernel.sh, whose own checks then
+# fragment handed to scripts/build/configure-kernel.sh, whose own checks then
 # run unchanged.
 # Afterwards the two .config files must agree on every option that the
 # unpatched tree knows; any other difference is an error.
@@ -27,28 +27,13 @@ patched_config=$4
 [ -f "$patched_config" ] ||
 	die "$patched_config missing: configure the patched $TARGET kernel first"
 
-# Every symbol the unpatched tree defines.
-symbols=$out/.kconfig-symbols
-find "$tree" -name 'Kconfig*' -type f -exec sed -n \
-	's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]\{1,\}\).*/CONFIG_\2/p' \
-	{} + | sort -u > "$symbols"
-[ -s "$symbols" ] || die "found no Kconfig symbols in $tree"
-
 fragment=$out/series-only.config
-missing=$(cat "$TOP/scripts/kconfig/common.config" "$TOP/scripts/kconfig/$TARGET.config" |
-	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*$/\1/p' \
-		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' |
-	sort -u | comm -23 - "$symbols")
-{
-	echo "# Options that only the series defines: off in the unpatched kernel."
-	for sym in $missing; do
-		echo "# $sym is not set"
-	done
-} > "$fragment"
+missing=$(kconfig_off_fragment "$tree" "$fragment" \
+	"Options that only the series defines: off in the unpatched kernel.")
 # shellcheck disable=SC2086
 echo "  [$STEP] $TARGET: left out, as only the series has them:" $missing
 
-run "$TOP/scripts/configure-kernel.sh" "$TARGET" "$tree" "$out" "$fragment" ||
+run "$TOP/scripts/build/configure-kernel.sh" "$TARGET" "$tree" "$out" "$fragment" ||
 	die "configuring the unpatched $TARGET kernel failed"
 
 # SYM=value for every option of a .config that the unpatched tree knows.

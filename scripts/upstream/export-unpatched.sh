@@ -13,11 +13,11 @@ STEP=export-unpatched
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 2 ] || die "usage: $0 <tree-dir> <out-dir>"
-tree=$(cd "$1" 2>/dev/null && pwd) || die "build tree $1 not found; run scripts/prepare-tree.sh"
+tree=$(cd "$1" 2>/dev/null && pwd) || die "build tree $1 not found; run scripts/build/prepare-tree.sh"
 out=$(absdir "$(dirname "$2")")/$(basename "$2")
 
 commit=$(git -C "$tree" rev-parse -q --verify 'upstream^{commit}') ||
-	die "$tree has no 'upstream' tag; run scripts/prepare-tree.sh first"
+	die "$tree has no 'upstream' tag; run scripts/build/prepare-tree.sh first"
 short=$(echo "$commit" | cut -c1-12)
 if [ "$(cat "$out/.harness-commit" 2>/dev/null)" = "$commit" ]; then
 	echo "  [$STEP] $out is already at upstream ($short)"

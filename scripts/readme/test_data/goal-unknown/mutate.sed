@@ -1,0 +1,1 @@
+/^## Results/a\Run `make readme-costs` after a bench.

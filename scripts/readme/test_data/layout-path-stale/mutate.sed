@@ -1,0 +1,1 @@
+/^    scripts\/lint\/  /a\    scripts/tests/        the tests of the checks

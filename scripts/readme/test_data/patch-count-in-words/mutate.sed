@@ -1,0 +1,1 @@
+/^## Editing the series/a\The eight patches of the series apply in order.

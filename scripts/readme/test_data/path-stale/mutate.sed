@@ -1,0 +1,1 @@
+/^## Results/a\The verdict is `scripts/parse-console.py`'s.

@@ -1,0 +1,1 @@
+/^| `arm64` | native arm64/d
