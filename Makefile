@@ -372,7 +372,7 @@ check-numbering: kernels tests
 	scripts/numbering/test-check-numbering.sh $(TREE) $(BUILD) $(ARCH)
 .PHONY: check-numbering
 
-## check-blacklist: derive from the tree the syscalls indirect() must refuse; check each ABI's blacklist
+## check-blacklist: check each ABI's blacklist against the syscalls a call graph of the tree flags, by name (a reviewed tripwire)
 # No kernel build: it reads the patched tree only. See scripts/blacklist/check_blacklist.py.
 check-blacklist: $(STAMPS)/series
 	$(BACKGROUND) scripts/blacklist/check-blacklist.sh $(TREE) $(BUILD)
