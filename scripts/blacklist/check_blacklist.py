@@ -1691,28 +1691,36 @@ def setup(args, what, default_arches):
     return tree, base, arches, chosen
 
 
-def main():
+def run_checker(step, doc, depth, tokens_file, what, arches_path,
+                check_arch):
+    """The main of both checkers: parse the arguments, read the tree's
+    index and the sinks (<tokens_file>, each a <what>), and run
+    check_arch() on each architecture. Returns the exit status."""
     ap = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
+        description=doc.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    common_args(ap, 16)
+    common_args(ap, depth)
     args = ap.parse_args()
-    tree, base, arches, chosen = setup(
-        args, "check-blacklist", os.path.join(args.data, "arches.tsv"))
-    # The tokens serve every architecture.
-    tok_rows, tok_errors = read_data(args.data, base, "frame-tokens.tsv", 2,
-                                     "frame token")
+    tree, base, arches, chosen = setup(args, step, arches_path(args))
+    tok_rows, tok_errors = read_data(args.data, base, tokens_file, 2, what)
     tokens = [tuple(c) for _, c in tok_rows]
-    heads = call_heads(tok_rows, "frame token", tok_errors)
+    heads = call_heads(tok_rows, what, tok_errors)
     views = load_graph(tree, chosen, args.cache)
     status = 0
     for a in chosen:
         if len(chosen) > 1:
-            print("check-blacklist: arch %s (%s)" % (a.name,
-                                                      ", ".join(a.abis)))
+            print("%s: arch %s (%s)" % (step, a.name, ", ".join(a.abis)))
         status |= check_arch(args, tree, base, arches, a, views[a.name],
                              tokens, heads, list(tok_errors))
     return status
+
+
+def main():
+    # The tokens serve every architecture.
+    return run_checker("check-blacklist", __doc__, 16, "frame-tokens.tsv",
+                       "frame token",
+                       lambda args: os.path.join(args.data, "arches.tsv"),
+                       check_arch)
 
 
 def check_arch(args, tree, base, arches, arch, view, tokens, heads, errors):

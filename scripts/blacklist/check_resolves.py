@@ -41,7 +41,6 @@ with its part for the base only.
 Exits 0 when nothing fails, 1 otherwise, 2 on bad usage or bad input.
 """
 
-import argparse
 import os
 import sys
 
@@ -49,30 +48,13 @@ from blacklist import check_blacklist as cb
 
 
 def main():
-    ap = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    cb.common_args(ap, 4)
-    args = ap.parse_args()
-    tree, base, arches, chosen = cb.setup(
-        args, "check-resolves",
-        os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                     "data", "arches.tsv"))
-    tok_rows, tok_errors = cb.read_data(args.data, base, "name-tokens.tsv",
-                                        2, "name token")
-    tokens = [tuple(c) for _, c in tok_rows]
     # A call of the function, not of a member of that name (the getname
     # of a socket's proto_ops, say): the index keeps those apart.
-    heads = cb.call_heads(tok_rows, "name token", tok_errors)
-    views = cb.load_graph(tree, chosen, args.cache)
-    status = 0
-    for a in chosen:
-        if len(chosen) > 1:
-            print("check-resolves: arch %s (%s)" % (a.name,
-                                                     ", ".join(a.abis)))
-        status |= check_arch(args, tree, base, arches, a, views[a.name],
-                             tokens, heads, list(tok_errors))
-    return status
+    return cb.run_checker(
+        "check-resolves", __doc__, 4, "name-tokens.tsv", "name token",
+        lambda args: os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                  "data", "arches.tsv"),
+        check_arch)
 
 
 def check_arch(args, tree, base, arches, arch, view, tokens, heads, errors):
