@@ -42,3 +42,31 @@ expect_case() {
 	echo "not ok $num $name"
 	return 1
 }
+
+# kunit_trees
+#   Sets $kunit_dirs to the tools/testing/kunit of $KUNIT_DIR, else of every
+#   kernel tree under build/: the KTAP readers take the kernel's parser,
+#   whose versions differ, and a recorded case must read alike with each.
+kunit_trees() {
+	kunit_dirs=${KUNIT_DIR:-$(ls -d "$TOP"/build/*/linux/tools/testing/kunit 2>/dev/null || true)}
+	[ -n "$kunit_dirs" ] ||
+		die "no kernel tree with tools/testing/kunit under build/ (make kernels), and no KUNIT_DIR"
+}
+
+# with_each_kunit_tree <command> [<argument>...]
+#   Runs the command once with each of $kunit_dirs as KUNIT_DIR and sets
+#   $out and $got_exit to its output and exit status with the first; when
+#   another gives something else, $got_exit says so, and the case fails.
+with_each_kunit_tree() {
+	first=
+	for kunit in $kunit_dirs; do
+		this_exit=0
+		this=$(KUNIT_DIR=$kunit && export KUNIT_DIR && "$@" 2>&1) ||
+			this_exit=$?
+		if [ -z "$first" ]; then
+			first=$kunit out=$this got_exit=$this_exit
+		elif [ "$this" != "$out" ] || [ "$this_exit" != "$got_exit" ]; then
+			got_exit="$got_exit with $first, $this_exit (or another output) with $kunit"
+		fi
+	done
+}

@@ -15,13 +15,11 @@
 # only), as 6.1's and 6.12's differ, and their verdicts must agree.
 # Prints KTAP; exits 1 if any case fails.
 set -eu
-STEP=test-parse-console
+STEP=test-console-verdict
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/scripts/expect.sh"
 
-kunit_dirs=${KUNIT_DIR:-$(ls -d "$TOP"/build/*/linux/tools/testing/kunit 2>/dev/null || true)}
-[ -n "$kunit_dirs" ] ||
-	die "no kernel tree with tools/testing/kunit under build/ (make kernels), and no KUNIT_DIR"
+kunit_trees
 
 cases_begin "$TOP/scripts/boot/test_data"
 for dir in $cases; do
@@ -29,20 +27,10 @@ for dir in $cases; do
 	name=$(basename "$dir")
 	target=$(sed -n 's/^target=//p' "$dir/expect")
 	args=$(sed -n 's/^args=//p' "$dir/expect")
-	first=
-	for kunit in $kunit_dirs; do
-		this_exit=0
-		# $args is split into words on purpose.
-		# shellcheck disable=SC2086
-		this=$(KUNIT_DIR=$kunit "$TOP/scripts/boot/console_verdict.py" \
-			--target "$target" --init "$dir/init" \
-			--log "$dir/console.log" $args 2>&1) || this_exit=$?
-		if [ -z "$first" ]; then
-			first=$kunit out=$this got_exit=$this_exit
-		elif [ "$this" != "$out" ] || [ "$this_exit" != "$got_exit" ]; then
-			got_exit="$got_exit with $first, $this_exit (or other messages) with $kunit"
-		fi
-	done
+	# $args is split into words on purpose.
+	# shellcheck disable=SC2086
+	with_each_kunit_tree "$TOP/scripts/boot/console_verdict.py" \
+		--target "$target" --init "$dir/init" --log "$dir/console.log" $args
 	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done
 [ "$failed" -eq 0 ] || die "console_verdict.py failed on recorded logs (above)"

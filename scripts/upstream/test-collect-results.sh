@@ -17,31 +17,25 @@ STEP=test-collect-results
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/scripts/expect.sh"
 
-kunit_dirs=${KUNIT_DIR:-$(ls -d "$TOP"/build/*/linux/tools/testing/kunit 2>/dev/null || true)}
-[ -n "$kunit_dirs" ] ||
-	die "no kernel tree with tools/testing/kunit under build/ (make kernels), and no KUNIT_DIR"
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+kunit_trees
+scratch_dir
+# The results TSV of one case, whatever collect_results.py's exit status.
+collect() {
+	status=0
+	rm -f "$scratch/results.tsv"
+	"$TOP/scripts/upstream/collect_results.py" "$@" --out "$scratch/results.tsv" \
+		>/dev/null 2>&1 || status=$?
+	cat "$scratch/results.tsv" 2>/dev/null || true
+	return $status
+}
 
 cases_begin "$TOP/scripts/upstream/test_data"
 for dir in $cases; do
 	n=$((n + 1))
 	name=$(basename "$dir")
 	target=$(sed -n 's/^target=//p' "$dir/expect")
-	first=
-	for kunit in $kunit_dirs; do
-		this_exit=0
-		KUNIT_DIR=$kunit "$TOP/scripts/upstream/collect_results.py" \
-			--target "$target" --init "$dir/init" \
-			--log "$dir/console.log" --out "$tmp" >/dev/null 2>&1 ||
-			this_exit=$?
-		this=$(cat "$tmp" 2>/dev/null || true)
-		if [ -z "$first" ]; then
-			first=$kunit out=$this got_exit=$this_exit
-		elif [ "$this" != "$out" ] || [ "$this_exit" != "$got_exit" ]; then
-			got_exit="$got_exit with $first, $this_exit (or other results) with $kunit"
-		fi
-	done
+	with_each_kunit_tree collect --target "$target" --init "$dir/init" \
+		--log "$dir/console.log"
 	expect_case "$n" "$name" "$dir/expect" "$got_exit" "$out" || failed=1
 done
 [ "$failed" -eq 0 ] || die "collect_results.py failed on recorded logs (above)"
