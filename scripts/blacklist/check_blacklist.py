@@ -625,11 +625,9 @@ def load_index(tree, files, cache_path):
 
 # ---------------------------------------------------------------- data
 
-def read_tsv(path, label, fields, what):
-    """Lines of a data file: tab-separated, '#' comments, blank lines.
-    Each row is ("label:line", fields)."""
-    rows = []
-    errors = []
+def data_lines(path, label):
+    """The lines of a data file, tab-separated, less '#' comments and
+    blank lines: ("label:line", fields, line) each."""
     try:
         f = open(path)
     except OSError as e:
@@ -639,14 +637,22 @@ def read_tsv(path, label, fields, what):
             line = line.rstrip("\n")
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            cols = [c.strip() for c in re.split(r"\t+", line)]
-            where = "%s:%d" % (label, lineno)
-            if len(cols) != fields or not all(cols):
-                errors.append("%s: a %s line needs %d tab-separated "
-                              "fields, none empty: %r" %
-                              (where, what, fields, line))
-                continue
-            rows.append((where, cols))
+            yield ("%s:%d" % (label, lineno),
+                   [c.strip() for c in re.split(r"\t+", line)], line)
+
+
+def read_tsv(path, label, fields, what):
+    """The rows of a data file, ("label:line", fields), each with @fields
+    fields; the lines that have not, as errors."""
+    rows = []
+    errors = []
+    for where, cols, line in data_lines(path, label):
+        if len(cols) != fields or not all(cols):
+            errors.append("%s: a %s line needs %d tab-separated "
+                          "fields, none empty: %r" %
+                          (where, what, fields, line))
+            continue
+        rows.append((where, cols))
     return rows, errors
 
 
@@ -746,26 +752,16 @@ def load_arches(path):
     """{name: Arch} from arches.tsv, in the order of the file. The lines of
     "*" go to every architecture. Bad input ends the run."""
     rows = []
-    try:
-        f = open(path)
-    except OSError as e:
-        die("cannot read %s: %s" % (path, e.strerror))
     label = os.path.basename(path)
-    with f:
-        for lineno, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            cols = [c.strip() for c in re.split(r"\t+", line)]
-            where = "%s:%d" % (label, lineno)
-            if len(cols) < 2 or cols[1] not in ARCH_KEYS:
-                die("%s: not an architecture, then one of the keys %s: %r" %
-                    (where, " ".join(sorted(ARCH_KEYS)), line))
-            if len(cols) != ARCH_KEYS[cols[1]] + 2 or not all(cols):
-                die("%s: a %s line needs the architecture and %d "
-                    "tab-separated fields, none empty: %r" %
-                    (where, cols[1], ARCH_KEYS[cols[1]], line))
-            rows.append((where, cols))
+    for where, cols, line in data_lines(path, label):
+        if len(cols) < 2 or cols[1] not in ARCH_KEYS:
+            die("%s: not an architecture, then one of the keys %s: %r" %
+                (where, " ".join(sorted(ARCH_KEYS)), line))
+        if len(cols) != ARCH_KEYS[cols[1]] + 2 or not all(cols):
+            die("%s: a %s line needs the architecture and %d "
+                "tab-separated fields, none empty: %r" %
+                (where, cols[1], ARCH_KEYS[cols[1]], line))
+        rows.append((where, cols))
     arches = {}
     for where, cols in rows:
         if cols[0] != "*":
@@ -1893,15 +1889,21 @@ def check_arch(args, tree, base, arches, arch, view, tokens, heads, errors):
                                 "derivation has lost its path (an edge of "
                                 "edges.tsv?)" % (abi, name, where))
 
+    return print_verdict("check-blacklist", errors, failures)
+
+
+def print_verdict(step, errors, failures):
+    """Print the errors and failures of one architecture and the verdict;
+    return the exit status, 1 if there is any."""
     for e in errors:
-        print("check-blacklist: error: %s" % e)
+        print("%s: error: %s" % (step, e))
     for f in failures:
-        print("check-blacklist: FAIL: %s" % f)
+        print("%s: FAIL: %s" % (step, f))
     if errors or failures:
-        print("check-blacklist: FAILED (%d errors, %d failures)" %
-              (len(errors), len(failures)))
+        print("%s: FAILED (%d errors, %d failures)" %
+              (step, len(errors), len(failures)))
         return 1
-    print("check-blacklist: OK")
+    print("%s: OK" % step)
     return 0
 
 

@@ -135,16 +135,7 @@ def check_arch(args, tree, base, arches, arch, view, tokens, heads, errors):
             if rabi == abi and name in listed:
                 errors.append("%s: %s %s is refused and listed as well" %
                               (where, abi, name))
-    for e in errors:
-        print("check-resolves: error: %s" % e)
-    for f in failures:
-        print("check-resolves: FAIL: %s" % f)
-    if errors or failures:
-        print("check-resolves: FAILED (%d errors, %d failures)" %
-              (len(errors), len(failures)))
-        return 1
-    print("check-resolves: OK")
-    return 0
+    return cb.print_verdict("check-resolves", errors, failures)
 
 
 if __name__ == "__main__":
