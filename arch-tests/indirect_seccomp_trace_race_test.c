@@ -22,7 +22,9 @@
  * all. So the task starts the calls only once the thread has flipped,
  * and stores the mode of its own before each call, O_RDONLY and O_RDWR
  * in turn: both modes are opened however the two threads happen to be
- * scheduled, and the thread's flips land wherever they land.
+ * scheduled, and the thread's flips land wherever they land: above all
+ * while the task is stopped for the tracer, after the kernel read the
+ * params. How many calls saw params[2] change in flight is printed.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -50,6 +52,7 @@ struct race_result {
 	long read_only;
 	long read_write;
 	long unrecorded;
+	long raced;
 };
 
 static struct race_result *r;
@@ -117,6 +120,10 @@ static void tracee(void)
 		/* The tracer wrote before it let the call go on. */
 		if (__atomic_load_n(&r->stops, __ATOMIC_ACQUIRE) != i + 1)
 			r->unrecorded++;
+		/* The thread changed the memory while the call was in flight. */
+		if (__atomic_load_n(&params[2], __ATOMIC_RELAXED) !=
+		    (unsigned long)(i & 1 ? O_RDWR : O_RDONLY))
+			r->raced++;
 		mode = fcntl(fd, F_GETFL) & O_ACCMODE;
 		if (mode == O_RDWR)
 			r->read_write++;
@@ -191,8 +198,8 @@ int main(void)
 	check_long("race_access_mode_is_what_tracer_saw", 0, r->mismatches);
 	check_long("race_read_only_opened", 1, r->read_only > 0);
 	check_long("race_read_write_opened", 1, r->read_write > 0);
-	ksft_print_msg("%ld read-only, %ld read-write of %d calls\n",
-		       r->read_only, r->read_write, CALLS);
+	ksft_print_msg("%ld read-only, %ld read-write of %d calls, %ld with params[2] changed in flight\n",
+		       r->read_only, r->read_write, CALLS, r->raced);
 	unlink(path);
 	rmdir(dir);
 	ksft_finished();
