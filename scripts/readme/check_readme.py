@@ -16,13 +16,16 @@ so that neither can go stale without the other:
              TEST_ONLY_SETS name it;
   bases      the bases table lists patches/<base>/BASE, each with the
              package version that file names, and BASES in the Makefile;
-  patches    every "N patches" of a series equals the patch count of
-             each base's patches/<base>/series;
+  patches    every "N patches" of a series, and every "k/N" of the bases
+             table, agrees with the patch count of each base's
+             patches/<base>/series;
   goals      the "## Commands" section shows every goal of "make help"
              (the Makefile's "## <goal>:" lines), and every "make <goal>"
-             anywhere in the README is such a goal;
+             in a command line or in backquotes, wrapped or not, is such
+             a goal ("make -C <dir>" is another Makefile's);
   paths      every path in backquotes or in a link that starts with a
-             tracked top-level name exists (<x> stands for any one name;
+             tracked top-level name exists, a folder where it ends in "/"
+             (<x> stands for any one name;
              build/ is generated and not looked for; a path right after
              "the tree's" or "the kernel's" is the kernel tree's).
 
@@ -126,8 +129,13 @@ def compare(readme, lineno, what, listed, actual):
 
 
 def exists(top, path):
+    """Whether path names something (<x> any one name); a path that ends
+    in "/" must name a folder."""
     pattern = re.sub(r"<[^>]+>", "*", path.rstrip("/"))
-    return bool(glob.glob(os.path.join(top, pattern)))
+    found = glob.glob(os.path.join(top, pattern))
+    if path.endswith("/"):
+        return any(os.path.isdir(f) for f in found)
+    return bool(found)
 
 
 def check_layout(readme, top, files):
@@ -243,6 +251,13 @@ def check_patch_count(readme, top):
     if not found:
         readme.problem(None, "says nowhere how many patches a series has "
                        "(%d)" % count)
+    # "k/N" names patch k of N in the bases table.
+    first, lines = readme.section("Kernel bases")
+    for i, line in enumerate(lines):
+        for m in re.finditer(r"\b(\d+)/(\d+)\b", line):
+            if int(m.group(2)) != count:
+                readme.problem(first + i, "names patch %s; each series has "
+                               "%d" % (m.group(0), count))
 
 
 def check_goals(readme, top):
@@ -262,13 +277,15 @@ def check_goals(readme, top):
             shown.add(m.group(1) or "all")
     for goal in sorted(goals - shown):
         readme.problem(first, "\"## Commands\" does not show make %s" % goal)
-    for i, line in enumerate(readme.lines):
-        for m in re.finditer(r"(?:^\s+|`)make ([a-z][a-z0-9-]*)\b", line):
-            word = m.group(1)
-            if word not in goals and word not in ("install", "uninstall"):
-                # "make install" is libindirect's own Makefile's.
-                readme.problem(i + 1, "make %s is no goal of the Makefile"
-                               % word)
+    # Over the whole text, as a goal may wrap onto the next line.
+    text = "\n".join(readme.lines)
+    # One space, or a line break: "make" alone then a description is "all".
+    for m in re.finditer(r"(?:^[ \t]+|`)make(?: |\n[ \t]*)([a-z][a-z0-9-]*)\b",
+                         text, re.M):
+        word = m.group(1)
+        if word not in goals:
+            readme.problem(text.count("\n", 0, m.start()) + 1,
+                           "make %s is no goal of the Makefile" % word)
 
 
 def check_paths(readme, top, files):

@@ -71,27 +71,31 @@ def matrix_part(path, what):
 
 
 def step_times_part(path):
-    """The steps of the last run, in the order they ended; a step that ran
-    more than once (one line per target) is listed once per run."""
+    """The steps of the last run, in the order they ended, and the whole
+    run from its "# begun" to its "# ended" line (print-step-times.sh
+    --end writes that when the run ends)."""
     if not os.path.exists(path):
         return ["No step times: `%s` is missing." % path, ""]
-    begun = None
+    begun = ended = None
     rows = []
     with open(path) as f:
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("# begun "):
                 begun = int(line.split()[2])
+            elif line.startswith("# ended "):
+                ended = int(line.split()[2])
             elif line and not line.startswith("#"):
                 step, secs, status = line.split("\t")
                 rows.append((step, int(secs), int(status)))
     out = ["| step | time | exit status |", "|---|---|---|"]
     out += ["| %s | %s | %d |" % (s, minutes(t), st) for s, t, st in rows
             if t > 0 or st]
-    if begun is not None:
-        whole = int(os.path.getmtime(path)) - begun
+    if begun is not None and ended is not None:
         out.append("| whole run (steps side by side overlap) | %s | |"
-                   % minutes(whole))
+                   % minutes(ended - begun))
+    else:
+        out.append("| whole run | not recorded: the run did not end | |")
     return out + [""]
 
 

@@ -2,9 +2,10 @@
 # (seccomp_bpf and tools/testing/selftests/x86), built unmodified from the
 # extracted tree, booted on the patched kernels and on unpatched kernels
 # built from the tree's "upstream" tag with the same config; a test that
-# passes unpatched and not patched fails the check. The README's "make
-# check-upstream" section says more. Outputs: build/upstream,
-# build/linux-unpatched (the unpatched tree) and build/<target>-unpatched.
+# passes unpatched and not patched fails the check. docs/checks.md's "make
+# check-upstream" section says more. Outputs: build/<base>/upstream,
+# build/<base>/linux-unpatched (the unpatched tree) and
+# build/<base>/<target>-unpatched.
 
 UPSTREAM := $(BUILD)/upstream
 UNPATCHED_TREE := $(BUILD)/linux-unpatched
@@ -17,7 +18,15 @@ $(error check-upstream with DEBUG=1: it compares the normal kernels; drop DEBUG=
 endif
 endif
 
-## check-upstream: the kernel's seccomp and x86 selftests on patched and unpatched $(ARCH); non-zero on a regression
+# The targets with a guest /init for the selftests: the x86 ones.
+UPSTREAM_TARGETS := $(patsubst scripts/boot/guest/upstream-%.init,%,$(wildcard scripts/boot/guest/upstream-*.init))
+ifneq ($(filter check-upstream,$(MAKECMDGOALS)),)
+ifneq ($(filter-out $(UPSTREAM_TARGETS),$(ARCH)),)
+$(error check-upstream: no selftest guest for $(filter-out $(UPSTREAM_TARGETS),$(ARCH)); use ARCH='$(UPSTREAM_TARGETS)')
+endif
+endif
+
+## check-upstream: the kernel's seccomp and x86 selftests on patched and unpatched i386 and x86_64; non-zero on a regression
 check-upstream: $(foreach t,$(ARCH),$(UPSTREAM)/$(t)-unpatched.tsv $(UPSTREAM)/$(t)-patched.tsv)
 	scripts/upstream/compare_results.py --known scripts/upstream/known-failures.tsv \
 		$(addprefix --known ,$(wildcard scripts/upstream/$(BASE)/known-failures.tsv)) \

@@ -1,0 +1,1 @@
+/^## Results/a\Each target is `scripts/targets/<target>/`.

@@ -1,0 +1,1 @@
+/^## Results/a\Run `make\nreadme-costs` after a bench.

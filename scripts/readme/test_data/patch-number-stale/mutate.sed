@@ -1,0 +1,1 @@
+s/^| 2\/12 seccomp |/| 2\/13 seccomp |/
