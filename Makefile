@@ -38,7 +38,7 @@ endif
 
 # DEBUG=1: the debug kernels (scripts/build/kconfig/debug*.config: KASAN on
 # x86-64, kmemleak, UBSAN, lockdep, DEBUG_ATOMIC_SLEEP), each with its own
-# config stamp, build folder, initramfs and logs in build/<target>-debug/,
+# config stamp, build folder, initramfs and logs in build/<base>/<target>-debug/,
 # so that a debug run and a normal one never rebuild each other's kernel.
 ifneq ($(filter-out 0 1,$(DEBUG))$(word 2,$(DEBUG)),)
 $(error DEBUG='$(DEBUG)': use DEBUG=1 for the debug kernels, DEBUG=0 or no DEBUG for the normal ones)
@@ -156,7 +156,7 @@ endif
 # steps save.
 BACKGROUND := nice -n 19
 
-.PHONY: all test selftest check-parser deps kernels tests images boot \
+.PHONY: all test check-parser deps kernels tests images boot \
 	matrix shell refresh-patches clean distclean help FORCE
 
 ## all: install what is missing, build and boot the targets, print the matrix

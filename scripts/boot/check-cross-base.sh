@@ -5,7 +5,7 @@
 # Usage: scripts/boot/check-cross-base.sh <build-dir> "<bases>" "<targets>"
 #
 # indirect() has the same number on every base (387, which no upstream
-# kernel assigns: README, "Syscall numbering"), so a program built against
+# kernel assigns: docs/checks.md, "Syscall numbering"), so a program built against
 # one base's headers must run unchanged on a patched kernel of another,
 # and never reach another syscall. For every target and every ordered pair
 # of bases (A, B), this boots the kernel of <build-dir>/B/<target> with
