@@ -340,7 +340,7 @@ $(kernel_images) &: $(foreach t,$(ARCH),$(STAMPS)/$(t)$(KVARIANT)-config) FORCE
 	scripts/build/build-kernels.sh $(TREE) \
 		$(foreach t,$(ARCH),$(t)=$(BUILD)/$(t)$(KVARIANT)/kernel)
 
-## kernels: build the kernels of $(ARCH), side by side when there are two
+## kernels: build the kernels of $(ARCH), side by side as one step
 kernels: $(kernel_images)
 ## tests: build the test binaries that $(ARCH) need
 tests: $(addprefix tests-,$(ARCH))
@@ -445,7 +445,8 @@ endif
 help:
 	@echo "Usage: make [target] [BASE=$(subst $(eval) ,|,$(BASES))] [ARCH=$(subst $(eval) ,|,$(TARGETS))] [DEBUG=1] [BOOT_TIMEOUT=s] [KERNEL_APPEND=...]"
 	@echo
-	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 20
+	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | \
+		sed 's/\$$(\([A-Z_]*\))/\1/g' | expand -t 20
 	@echo
 	@echo "BASE picks the kernel bases ($(BASES)): \"make test\" runs them all, one after"
 	@echo "the other; every other goal runs on $(DEFAULT_BASE) unless BASE= says otherwise."
