@@ -10,10 +10,10 @@ so that neither can go stale without the other:
              tracks and every folder of scripts/, and each path it names
              exists;
   targets    the targets table lists scripts/targets/*.conf, and TARGETS
-             in the Makefile;
+             in the Makefile, each naming its QEMU and CPU model;
   sets       the test sets table lists scripts/abis/*.conf, each with
-             its compiler (TEST_CC) and the targets whose TEST_SETS or
-             TEST_ONLY_SETS name it;
+             its compiler (TEST_CC), its headers (HEADERS_ARCH) and the
+             targets whose TEST_SETS or TEST_ONLY_SETS name it;
   bases      the bases table lists patches/<base>/BASE, each with the
              package version that file names, and BASES in the Makefile;
   patches    every "N patches" of a series, and every "k/N" of the bases
@@ -170,6 +170,23 @@ def check_targets(readme, top):
     compare(readme, line, "target", [r[1][0] for r in rows], confs)
     compare(readme, line, "Makefile TARGETS entry",
             [r[1][0] for r in rows], make_var(top, "TARGETS"))
+    # The kernel cell names the target's QEMU and, where it says one, its
+    # CPU model, as scripts/targets/<target>.conf has them.
+    for lineno, cells in rows:
+        conf = os.path.join(top, "scripts/targets/%s.conf" % cells[0])
+        if not os.path.exists(conf) or len(cells) < 2:
+            continue
+        qemu = conf_value(conf, "QEMU")
+        if qemu and qemu not in cells[1]:
+            readme.problem(lineno, "target %s: its kernel cell does not name "
+                           "%s, which scripts/targets/%s.conf runs"
+                           % (cells[0], qemu, cells[0]))
+        cpu = re.search(r"-cpu ([\w.-]+)", cells[1])
+        want = conf_value(conf, "QEMU_CPU")
+        if cpu and cpu.group(1) != want:
+            readme.problem(lineno, "target %s: -cpu %s, but scripts/targets/"
+                           "%s.conf says %s" % (cells[0], cpu.group(1),
+                                                cells[0], want))
 
 
 def check_sets(readme, top):
@@ -192,6 +209,11 @@ def check_sets(readme, top):
         if cells[1] != cc:
             readme.problem(lineno, "set %s: compiler %s, but %s says %s"
                            % (name, cells[1], sets[name][len(top) + 1:], cc))
+        hdrs = conf_value(sets[name], "HEADERS_ARCH")
+        if cells[2] != hdrs:
+            readme.problem(lineno, "set %s: headers of %s, but %s says %s"
+                           % (name, cells[2], sets[name][len(top) + 1:],
+                              hdrs))
         said = {t.strip(" `") for t in cells[3].split(",")}
         if said != runners.get(name, set()):
             readme.problem(lineno, "set %s: run by %s, but scripts/targets/ "

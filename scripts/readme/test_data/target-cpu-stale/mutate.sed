@@ -1,0 +1,1 @@
+/^| `arm64` /s/-cpu cortex-a57/-cpu cortex-a53/
