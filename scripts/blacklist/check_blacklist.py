@@ -1719,6 +1719,24 @@ def main():
                        check_arch)
 
 
+def tables_and_lists(tree, arch, base, kind, errors, *read_args):
+    """The entry points of each ABI's table, the exclusion rules and the
+    ABIs' lists of <kind> (blacklist, resolves), with an error for each
+    list entry that names no syscall of its ABI's table."""
+    entries = entry_points(tree, arch, base)
+    rules = exclude_rules(tree, arch)
+    lists = read_lists(tree, arch, kind, errors, *read_args)
+    for abi in arch.abis:
+        rel = arch.lists[(kind, abi)][0]
+        listed = lists.get(abi, {})
+        for name, lineno in sorted(listed.items(), key=lambda x: x[1]):
+            if name not in entries[abi]:
+                errors.append("%s: %s:%d: %s names %s, which is not an %s "
+                              "syscall in the tables" %
+                              (kind, rel, lineno, abi, name, abi))
+    return entries, rules, lists
+
+
 def check_arch(args, tree, base, arches, arch, view, tokens, heads, errors):
     """Derive and check the architecture's ABIs; prints its part of the
     output and returns 0, or 1 if anything fails."""
@@ -1801,19 +1819,13 @@ def check_arch(args, tree, base, arches, arch, view, tokens, heads, errors):
                   (where, callee, args.depth, caller))
     cond = cond_syscalls(tree)
 
-    entries = entry_points(tree, arch, base)
-    rules = exclude_rules(tree, arch)
-    blacklists = read_lists(tree, arch, "blacklist", errors, False)
+    entries, rules, blacklists = tables_and_lists(tree, arch, base,
+                                                  "blacklist", errors, False)
     failures = []
     for abi in abis:
         table = entries[abi]
         bl = blacklists.get(abi, {})
         rel = arch.lists[("blacklist", abi)][0]
-        for name, lineno in sorted(bl.items(), key=lambda x: x[1]):
-            if name not in table:
-                errors.append("blacklist: %s:%d: %s names %s, which is not "
-                              "an %s syscall in the tables" %
-                              (rel, lineno, abi, name, abi))
         derived = {}
         for name in sorted(table):
             paths = {}         # path -> the entry kinds that take it

@@ -77,19 +77,13 @@ def check_arch(args, tree, base, arches, arch, view, tokens, heads, errors):
     # Only the name tokens are sinks here, not a call that never returns.
     dist, step = cb.derive(view, heads, [], args.depth)
     cond = cb.cond_syscalls(tree)
-    entries = cb.entry_points(tree, arch, base)
-    rules = cb.exclude_rules(tree, arch)
-    lists = cb.read_lists(tree, arch, "resolves", errors, True)
+    entries, rules, lists = cb.tables_and_lists(tree, arch, base, "resolves",
+                                                errors, True)
     failures = []
     for abi in arch.abis:
         table = entries[abi]
         listed = lists.get(abi, {})
         rel = arch.lists[("resolves", abi)][0]
-        for name, lineno in sorted(listed.items(), key=lambda x: x[1]):
-            if name not in table:
-                errors.append("%s:%d: %s names %s, which is not an %s "
-                              "syscall in the tables" %
-                              (rel, lineno, abi, name, abi))
         derived = {}
         for name in sorted(table):
             for kind, entry, _ in table[name]:
