@@ -110,6 +110,9 @@ KSFT_DIR := $(TREE)/tools/testing/selftests
 # The base's series: patches/<base>/series names its patches, those that
 # every base shares as ../<name>, the others from patches/<base>/.
 PATCHES := patches/$(BASE)
+# The newest base, whose checkpatch.pl every series must also satisfy.
+NEWEST_BASE := $(lastword $(BASES))
+NEWEST_TREE := $(TOPBUILD)/$(NEWEST_BASE)/linux
 # The cover letter is not applied: a change to it re-applies nothing.
 COVER_LETTER := $(PATCHES)/0000-cover-letter.patch
 PATCH_FILES := $(filter-out $(COVER_LETTER),$(wildcard patches/*.patch $(PATCHES)/*.patch))
@@ -162,7 +165,7 @@ BACKGROUND := nice -n 19
 ## all: install what is missing, build and boot the targets, print the matrix
 all: matrix
 
-## test: everything (lint, parser, man pages, README, libindirect, cover letter, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
+## test: everything (lint, parser, man pages, README, libindirect, cover letter, checkpatch, numbering and blacklist checks, the cost goals, then "all"); non-zero on any failure
 # The kernels come first, as the longest step: the parallel make starts
 # its goals in order, and the others fill the cores that they leave idle.
 # With DEBUG=1, the boots of the debug kernels without the numbering check,
@@ -170,7 +173,7 @@ all: matrix
 # measure the checkers.
 test: deps
 	+$(SIDE_BY_SIDE_MAKE) kernels $(if $(filter yes,$(BASE_FREE_CHECKS)),lint check-parser check-man check-readme check-libindirect) \
-		check-cover $(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
+		check-cover check-patch-style $(if $(KVARIANT),,check-numbering check-blacklist bench-check) matrix; \
 	status=$$?; $(PRINT_STEP_TIMES); exit $$status
 
 
@@ -212,6 +215,22 @@ cover-letter: $(STAMPS)/series
 # without them it says that it did not check them, and does not fail.
 check-cover: $(STAMPS)/series
 	scripts/series/cover-figures.sh --check $(TREE) $(COVER_LETTER)
+
+## check-patch-style: checkpatch.pl --strict of this base's tree and of the newest base's on each patch of the series; a warning or check without its reason below "---" fails ("make test" runs it)
+# A patch is sent with the newest checkpatch.pl, which knows more than the
+# base's own; checkpatch.pl needs the tree extracted, not the series.
+check-patch-style: $(STAMPS)/series $(NEWEST_TREE)/.git/harness-package-version
+	@status=0; for p in $(filter-out $(COVER_LETTER),$(addprefix $(PATCHES)/,$(shell sed -e 's/#.*//' $(PATCHES)/series))); do \
+		for t in $(sort $(TREE) $(NEWEST_TREE)); do \
+			scripts/series/checkpatch.sh $$t $$p || status=1; \
+		done; \
+	done; exit $$status
+.PHONY: check-patch-style
+
+ifneq ($(NEWEST_TREE),$(TREE))
+$(NEWEST_TREE)/.git/harness-package-version: FORCE | deps
+	scripts/build/prepare-tree.sh /usr/src/linux-source-$(NEWEST_BASE).tar.xz $(NEWEST_TREE) patches/$(NEWEST_BASE)/BASE
+endif
 
 ## cover-costs: write the Cost figures of $(BASE)'s cover letter from the bench results in build/<base>/bench (after make bench or bench-check); fails, naming the file, without them
 # Reads the results only: it builds and boots nothing.
