@@ -25,6 +25,8 @@ import os
 import re
 import sys
 
+from series.cover_costs import Missing, Results
+
 STEP = "results"
 
 
@@ -33,14 +35,16 @@ def fail(msg, status=2):
     sys.exit(status)
 
 
-def read_tsv(path):
-    """Rows of a TSV file with a header line, as dicts; [] if absent."""
-    if not os.path.exists(path):
+def read_tsv(folder, name, key_columns):
+    """The rows of the bench report's TSV file <name>, in file order, read
+    as the cover letters read them; [] if it is absent. A malformed file
+    ends the run with its reason."""
+    if not os.path.exists(os.path.join(folder, name)):
         return []
-    with open(path) as f:
-        lines = [line.rstrip("\n").split("\t") for line in f if line.strip()]
-    header, rows = lines[0], lines[1:]
-    return [dict(zip(header, row)) for row in rows]
+    try:
+        return list(Results(folder).table(name, key_columns).values())
+    except Missing as e:
+        fail(str(e))
 
 
 def figure(value):
@@ -134,8 +138,9 @@ def goal_cell(row):
 
 
 def bench_part(bench_dir, target):
-    goals = read_tsv(os.path.join(bench_dir, "%s-goals.tsv" % target))
-    figures = read_tsv(os.path.join(bench_dir, "%s-figures.tsv" % target))
+    goals = read_tsv(bench_dir, "%s-goals.tsv" % target, ("goal", "abi"))
+    figures = read_tsv(bench_dir, "%s-figures.tsv" % target,
+                       ("figure", "abi"))
     if not goals:
         return ["No bench results for %s." % target, ""]
     abis = abis_of(goals)
